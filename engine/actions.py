@@ -1,0 +1,59 @@
+"""Reading an action body (API.md's vocabulary) into a checked, typed action."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import parse_card
+from .errors import InvalidAction
+
+_FIELDS = {
+    "play": {"type", "card", "slot", "face_down"},
+    "raise": {"type", "to"},
+    "accept": {"type"},
+    "refuse": {"type"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedAction:
+    type: str
+    card: str | None = None
+    slot: int | None = None
+    face_down: bool = False
+    to: int | None = None
+
+
+def parse_action(body: Any) -> ParsedAction:
+    """The action in `body`, or InvalidAction saying what is malformed."""
+    if not isinstance(body, dict):
+        raise InvalidAction("an action must be a JSON object")
+    kind = body.get("type")
+    if kind not in _FIELDS:
+        raise InvalidAction("type must be one of play, raise, accept, refuse", "type")
+    extra = set(body) - _FIELDS[kind]
+    if extra:
+        name = sorted(extra)[0]
+        raise InvalidAction(f"unknown field {name!r} for a {kind} action", name)
+    if kind == "raise":
+        to = body.get("to")
+        if to is not None and type(to) is not int:
+            raise InvalidAction("to must be an integer", "to")
+        return ParsedAction("raise", to=to)
+    if kind != "play":
+        return ParsedAction(kind)
+    face_down = body.get("face_down", False)
+    if type(face_down) is not bool:
+        raise InvalidAction("face_down must be true or false", "face_down")
+    has_card, has_slot = body.get("card") is not None, body.get("slot") is not None
+    if has_card == has_slot:
+        raise InvalidAction("a play names exactly one of card or slot", "card")
+    if has_slot:
+        slot = body["slot"]
+        if type(slot) is not int:
+            raise InvalidAction("slot must be an integer", "slot")
+        return ParsedAction("play", slot=slot, face_down=face_down)
+    card = parse_card(body["card"])
+    if card is None:
+        raise InvalidAction(f"{body['card']!r} is not a card code such as 7c, Qd or As", "card")
+    return ParsedAction("play", card=card, face_down=face_down)

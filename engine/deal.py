@@ -1,0 +1,69 @@
+"""Dealing a hand: the cards (shuffled from the seed or fixed), the dealer and the hand's kind."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .cards import DECK, manilhas
+from .rules import RULESETS
+from .state import Hand, MatchState, Trick
+
+Event = dict[str, Any]
+
+
+def shuffled_cards(seed: int, number: int, players: int) -> tuple[list[list[str]], str]:
+    """Hands and vira for hand `number`, reproducible from the match seed alone."""
+    deck = list(DECK)
+    random.Random(f"truco:{seed}:{number}").shuffle(deck)
+    hands = [deck[3 * s:3 * s + 3] for s in range(players)]
+    return hands, deck[3 * players]
+
+
+def deciders(state: MatchState, team: int, mao: int, refused: list[int]) -> list[int]:
+    """Seats that answer the mão de onze question for `team` (RULES.md §7.3)."""
+    n = state.players
+    mode = state.options.response_mode
+    if mode == "designated":
+        return [next((mao + i) % n for i in range(n) if (mao + i) % n % 2 == team)]
+    members = range(team, n, 2)
+    if mode == "first_response":
+        return list(members)
+    return [s for s in members if s not in refused]
+
+
+def deal(state: MatchState, number: int, dealer: int) -> Event:
+    """Replace `state.hand` with hand `number` dealt by `dealer`; return its hand_dealt event."""
+    rules = RULESETS[state.ruleset]
+    n = state.players
+    if number <= len(state.deals):
+        fixed = state.deals[number - 1]
+        hands = [list(h) for h in fixed["hands"]]
+        vira = fixed.get("vira")
+    else:
+        hands, vira = shuffled_cards(state.seed, number, n)
+    if state.ruleset == "mineiro":
+        vira = None
+    mao = (dealer + 1) % n
+    at = [state.score[t] >= rules.special_at for t in (0, 1)]
+    special: str | None = None
+    eleven_team: int | None = None
+    pending: dict[str, Any] | None = None
+    stake = rules.base
+    turn: int | None = mao
+    to_act = [mao]
+    if at[0] and at[1]:
+        special = "mao_de_ferro"
+        stake = state.options.iron_hand_value
+    elif at[0] or at[1]:
+        special = "mao_de_onze"
+        eleven_team = 0 if at[0] else 1
+        pending = {"kind": "mao_de_onze", "team": eleven_team}
+        turn = None
+        to_act = deciders(state, eleven_team, mao, [])
+    state.hand = Hand(number, dealer, vira, hands, stake, special, pending, [], None,
+                      [Trick(mao)], turn, to_act, eleven_team)
+    return {"type": "hand_dealt", "hand": number, "dealer": dealer, "vira": vira,
+            "manilhas": list(manilhas(state.ruleset, vira)), "special": special,
+            "stake": stake, "pending": pending, "eleven_team": eleven_team,
+            "blind": special == "mao_de_ferro" and state.options.iron_hand_blind,
+            "hands": [list(h) for h in hands]}

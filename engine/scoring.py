@@ -1,0 +1,48 @@
+"""Ending a hand: points, games, the match's end and the next deal (RULES.md §10)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .deal import Event, deal
+from .rules import TARGET_SCORE
+from .state import MatchState
+
+
+def _table_tricks(state: MatchState) -> list[dict[str, Any]]:
+    """The hand's tricks as they were seen at the table (full cards, redacted by views)."""
+    return [{"plays": [{"seat": s, "card": c, "face_down": fd} for s, c, fd in t.plays],
+             "winner_team": t.winner_team, "tie": t.tie}
+            for t in state.hand.tricks if t.plays]
+
+
+def finish_match(state: MatchState, team: int) -> None:
+    h = state.hand
+    state.status = "finished"
+    state.winner_team = team
+    h.pending = None
+    h.refused = []
+    h.turn = None
+    h.to_act = []
+
+
+def end_hand(state: MatchState, team: int | None, points: int, reason: str) -> list[Event]:
+    """Score the hand, then deal the next one unless the match is over."""
+    h = state.hand
+    if team is not None:
+        state.score[team] += points
+    state.last_hand = {"number": h.number, "winner_team": team, "points": points,
+                       "reason": reason, "tricks": _table_tricks(state)}
+    events: list[Event] = [{"type": "hand_won", "hand": h.number, "winner_team": team,
+                            "points": points, "reason": reason, "score": list(state.score)}]
+    if team is not None and state.score[team] >= TARGET_SCORE:
+        state.games[team] += 1
+        if state.games[team] >= state.options.games_to_win:
+            finish_match(state, team)
+            events.append({"type": "match_won", "winner_team": team,
+                           "score": list(state.score), "games": list(state.games)})
+            return events
+        events.append({"type": "game_won", "winner_team": team, "games": list(state.games),
+                       "score": list(state.score)})
+        state.score = [0, 0]
+    events.append(deal(state, h.number + 1, (h.dealer + 1) % state.players))
+    return events

@@ -1,0 +1,90 @@
+"""What one seat, or a spectator, may know: the match view and redacted events (API.md)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import manilhas
+from .deal import Event
+from .legal import is_blind, legal_actions
+from .rules import TARGET_SCORE
+from .state import MatchState, Trick
+
+
+def _play_json(seat: int, card: str, face_down: bool, viewer: int | None) -> dict[str, Any]:
+    shown = card if not face_down or viewer == seat else None
+    return {"seat": seat, "card": shown, "face_down": face_down}
+
+
+def _tricks_json(tricks: list[Trick], viewer: int | None) -> list[dict[str, Any]]:
+    return [{"plays": [_play_json(s, c, fd, viewer) for s, c, fd in t.plays],
+             "winner_team": t.winner_team, "tie": t.tie} for t in tricks if t.plays]
+
+
+def _last_hand_json(last: dict[str, Any] | None, viewer: int | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    tricks = [{"plays": [_play_json(p["seat"], p["card"], p["face_down"], viewer)
+                         for p in t["plays"]],
+               "winner_team": t["winner_team"], "tie": t["tie"]} for t in last["tricks"]]
+    return {**last, "tricks": tricks}
+
+
+def _partner_seats(state: MatchState, seat: int | None) -> list[int] | None:
+    """Partners whose cards `seat` sees: the team on 11 during a mão de onze, 4 or 6 players."""
+    h = state.hand
+    if seat is None or h.special != "mao_de_onze" or state.players == 2:
+        return None
+    if seat % 2 != h.eleven_team:
+        return None
+    return [p for p in range(seat % 2, state.players, 2) if p != seat]
+
+
+def view(state: MatchState, seat: int | None) -> dict[str, Any]:
+    """The match as `seat` (None: a spectator) may see it; never a card it may not know."""
+    h = state.hand
+    cards: list[str | None] | None = None
+    if seat is not None:
+        cards = [None] * len(h.hands[seat]) if is_blind(state) else list(h.hands[seat])
+    partners = _partner_seats(state, seat)
+    hand = {
+        "number": h.number, "dealer": h.dealer, "vira": h.vira,
+        "manilhas": list(manilhas(state.ruleset, h.vira)),
+        "cards": cards,
+        "partner_cards": None if partners is None else {str(p): list(h.hands[p])
+                                                         for p in partners},
+        "stake": h.stake, "special": h.special,
+        "pending": dict(h.pending) if h.pending else None,
+        "tricks": _tricks_json(h.tricks, seat),
+        "to_act": list(h.to_act),
+    }
+    return {
+        "ruleset": state.ruleset, "players": state.players, "target_score": TARGET_SCORE,
+        "rules": {"ruleset": state.ruleset, **state.options.to_dict()},
+        "status": state.status, "score": list(state.score), "games": list(state.games),
+        "winner_team": state.winner_team,
+        "you": None if seat is None else {"seat": seat, "team": seat % 2},
+        "hand": hand,
+        "last_hand": _last_hand_json(state.last_hand, seat),
+        "legal_actions": [] if seat is None else legal_actions(state, seat),
+        "cards_in_hand": [len(c) for c in h.hands],
+    }
+
+
+def redact_event(event: Event, seat: int | None, finished: bool) -> Event:
+    """`event` as `seat` may see it; a finished match's players see the whole log."""
+    if finished and seat is not None:
+        return event
+    kind = event["type"]
+    if kind == "card_played" and event["face_down"] and event["seat"] != seat:
+        return {**event, "card": None}
+    if kind != "hand_dealt":
+        return event
+    out = {k: v for k, v in event.items() if k != "hands"}
+    hands = event["hands"]
+    blind = event["blind"]
+    out["cards"] = None if seat is None else ([None] * 3 if blind else list(hands[seat]))
+    out["partner_cards"] = None
+    if seat is not None and seat % 2 == event["eleven_team"] and len(hands) > 2:
+        out["partner_cards"] = {str(p): list(hands[p]) for p in range(seat % 2, len(hands), 2)
+                                if p != seat}
+    return out
