@@ -1,0 +1,46 @@
+"""The event log, redacted per viewer, with `after` paging and long polls."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask_smorest import Blueprint
+from sqlalchemy import select
+
+from app import matches as service
+from app.api.responses import json_response
+from app.auth import optional_player
+from app.extensions import db
+from app.models import Event
+from app.rendering import event_json, seat_of
+from app.schemas import EventPageSchema, EventsQuerySchema
+from app.waiting import hub
+
+blp = Blueprint("events", __name__, url_prefix="/v1", description="Match event logs")
+
+
+@blp.route("/matches/<match_id>/events")
+@blp.arguments(EventsQuerySchema, location="query")
+@blp.response(200, EventPageSchema)
+def events(args: dict[str, Any], match_id: str) -> Response:
+    """Events after `after`, oldest first, as the caller may see them; with `wait`, held until
+    there is one. A finished match's whole log is open to its players."""
+    player = optional_player()
+
+    def check() -> dict[str, Any] | None:
+        match = service.get_match(match_id)
+        seat = seat_of(match, player)
+        rows = db.session.execute(
+            select(Event).where(Event.match_id == match_id, Event.seq > args["after"])
+            .order_by(Event.seq).limit(args["limit"])).scalars().all()
+        if not rows and args["wait"]:
+            return None
+        finished = match.status == "finished"
+        items = [event_json(e, seat, finished) for e in rows]
+        return {"items": items, "next_after": rows[-1].seq if rows else args["after"]}
+
+    page = check()
+    if page is None:
+        page = hub().wait_until([match_id], check, args["wait"]) or {
+            "items": [], "next_after": args["after"]}
+    return json_response(page, headers={"Cache-Control": "private, no-cache"})

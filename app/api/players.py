@@ -1,0 +1,107 @@
+"""Players: registration (the token is shown once), profiles, and the caller's matches."""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from flask import Response, request
+from flask_smorest import Blueprint
+from sqlalchemy import select
+
+from app.api.responses import json_response, not_modified
+from app.auth import hash_token, new_token, require_player
+from app.errors import ApiError
+from app.extensions import db
+from app.models import Match, Player, Seat
+from app.rendering import etag_matches, match_summary, player_public
+from app.schemas import (MatchListSchema, MyMatchesQuerySchema, PlayerCreatedSchema,
+                         PlayerCreateSchema, PlayerProfileSchema, PlayerPublicSchema)
+from app.waiting import hub
+
+blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
+
+
+@blp.route("/players", methods=["POST"])
+@blp.arguments(PlayerCreateSchema)
+@blp.response(201, PlayerCreatedSchema)
+def register(body: dict[str, Any]) -> Response:
+    """Register a player; the token in the answer is shown only this once."""
+    token = new_token()
+    player = Player(name=body["name"].strip(), bot=body["bot"], token_hash=hash_token(token))
+    db.session.add(player)
+    db.session.commit()
+    return json_response({**player_public(player), "token": token}, 201,
+                         {"Location": f"/v1/players/{player.id}"})
+
+
+def _stats(player_id: str) -> dict[str, int]:
+    rows = db.session.execute(
+        select(Match.status, Match.winner_team, Seat.seat)
+        .join(Seat, Seat.match_id == Match.id).where(Seat.player_id == player_id)
+    ).all()
+    finished = [r for r in rows if r.status == "finished"]
+    won = sum(1 for r in finished if r.winner_team == r.seat % 2)
+    return {"matches": len(rows), "active": sum(1 for r in rows if r.status == "active"),
+            "finished": len(finished), "won": won, "lost": len(finished) - won}
+
+
+@blp.route("/players/me")
+@blp.response(200, PlayerProfileSchema)
+def me() -> Response:
+    """The caller's profile with match statistics."""
+    player = require_player()
+    return json_response({**player_public(player), "stats": _stats(player.id)})
+
+
+@blp.route("/players/<player_id>")
+@blp.response(200, PlayerPublicSchema)
+def public_profile(player_id: str) -> Response:
+    """A player's public profile (never the token)."""
+    player = db.session.get(Player, player_id)
+    if player is None:
+        raise ApiError(404, "player_not_found", f"no player {player_id}")
+    return json_response({**player_public(player), "stats": _stats(player.id)})
+
+
+def _my_matches(player: Player, args: dict[str, Any]) -> list[dict[str, Any]]:
+    query = (select(Match).join(Seat, Seat.match_id == Match.id)
+             .where(Seat.player_id == player.id)
+             .order_by(Match.created_at.desc(), Match.id))
+    if "status" in args:
+        query = query.where(Match.status == args["status"])
+    items = [match_summary(m, player) for m in db.session.execute(query).scalars()]
+    if "your_turn" in args:
+        items = [i for i in items if i["your_turn"] == args["your_turn"]]
+    return items[:args["limit"]]
+
+
+def _list_tag(items: list[dict[str, Any]]) -> str:
+    digest = hashlib.sha256(";".join(f"{i['id']}.{i['version']}" for i in items).encode())
+    return f'"me.{digest.hexdigest()[:32]}"'
+
+
+@blp.route("/me/matches")
+@blp.arguments(MyMatchesQuerySchema, location="query")
+@blp.response(200, MatchListSchema)
+@blp.alt_response(304, description="nothing changed since If-None-Match")
+def my_matches(args: dict[str, Any]) -> Response:
+    """The caller's matches, newest first. With `wait`, a long poll: it answers as soon as
+    the list differs from `If-None-Match` or, with `your_turn=true`, is not empty."""
+    player = require_player()
+    seen = request.headers.get("If-None-Match")
+
+    def check() -> list[dict[str, Any]] | None:
+        items = _my_matches(player, args)
+        idle = etag_matches(seen, _list_tag(items)) or (args.get("your_turn") and not items)
+        return None if idle else items
+
+    items = check() if args["wait"] else _my_matches(player, args)
+    if items is None:
+        ids = db.session.execute(
+            select(Seat.match_id).where(Seat.player_id == player.id)).scalars().all()
+        items = hub().wait_until(ids, check, args["wait"]) or _my_matches(player, args)
+    tag = _list_tag(items)
+    if etag_matches(seen, tag):
+        return not_modified(tag)
+    return json_response({"items": items, "next_offset": None}, 200,
+                         {"ETag": tag, "Cache-Control": "private, no-cache"})

@@ -1,0 +1,54 @@
+"""Bearer tokens: issued once at registration, stored only as a SHA-256 hash."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from flask import g, request
+
+from app.errors import ApiError
+from app.extensions import db
+from app.models import Player
+
+
+def new_token() -> str:
+    """A long random token (256 bits), shown to its player once."""
+    return "tk_" + secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def optional_player() -> Player | None:
+    """The caller, when a valid token is sent; a bad token is still a 401."""
+    if "player" in g:
+        return g.player
+    token = _bearer()
+    player = None
+    if token is not None:
+        player = db.session.execute(
+            db.select(Player).where(Player.token_hash == hash_token(token))
+        ).scalar_one_or_none()
+        if player is None:
+            raise ApiError(401, "unauthorized", "the bearer token is unknown")
+    elif request.headers.get("Authorization"):
+        raise ApiError(401, "unauthorized", "use Authorization: Bearer <token>")
+    g.player = player
+    return player
+
+
+def require_player() -> Player:
+    """The caller, or 401."""
+    player = optional_player()
+    if player is None:
+        raise ApiError(401, "unauthorized", "this endpoint needs Authorization: Bearer <token>")
+    return player

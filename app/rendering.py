@@ -1,0 +1,109 @@
+"""Turning stored matches into the JSON that API.md describes, always via the engine's view."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import engine
+from app.models import Event, Match, Player, Seat
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
+
+
+def player_public(player: Player) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name, "bot": player.bot,
+            "created_at": iso(player.created_at)}
+
+
+def seat_of(match: Match, player: Player | None) -> int | None:
+    """The caller's seat in `match`, or None for a spectator."""
+    if player is None:
+        return None
+    return next((s.seat for s in match.seats if s.player_id == player.id), None)
+
+
+def etag(match: Match, seat: int | None) -> str:
+    """Strong ETag of one viewer's representation: the version and who is looking."""
+    viewer = "spectator" if seat is None else f"seat{seat}"
+    return f'"{match.id}.v{match.version}.{viewer}"'
+
+
+def etag_matches(header: str | None, current: str) -> bool:
+    """If-None-Match / If-Match comparison; weak validators and `*` are honoured."""
+    if not header:
+        return False
+    tags = [t.strip().removeprefix("W/") for t in header.split(",")]
+    return "*" in tags or current in tags
+
+
+def _rules_while_waiting(match: Match) -> dict[str, Any]:
+    ruleset = engine.RULESETS[match.ruleset]
+    options = engine.rules.make_options(ruleset, match.players, match.config.get("options"))
+    return {"ruleset": match.ruleset, **options.to_dict()}
+
+
+def match_view(match: Match, seat: int | None) -> dict[str, Any]:
+    """The match as `seat` (None: spectator) may see it."""
+    state = engine.MatchState.from_json(match.state) if match.state else None
+    game = engine.view(state, seat) if state is not None else None
+    in_hand = game["cards_in_hand"] if game else [0] * match.players
+    start = match.config.get("start_score") or [0, 0]
+    seats = {s.seat: s for s in match.seats}
+    return {
+        "id": match.id, "ruleset": match.ruleset, "players": match.players,
+        "target_score": match.target_score, "status": match.status, "version": match.version,
+        "visibility": match.visibility,
+        "invite_code": match.invite_code if seat is not None else None,
+        "fixed_deals": match.fixed_deals, "start_score": list(start),
+        "turn_timeout": match.turn_timeout, "on_timeout": match.on_timeout,
+        "deadline": iso(match.deadline),
+        "seats": [_seat_json(seats.get(i), i, in_hand[i]) for i in range(match.players)],
+        "score": game["score"] if game else list(start),
+        "games": game["games"] if game else [0, 0],
+        "winner_team": match.winner_team,
+        "you": None if seat is None else {"seat": seat, "team": seat % 2},
+        "hand": game["hand"] if game else None,
+        "last_hand": game["last_hand"] if game else None,
+        "legal_actions": game["legal_actions"] if game and match.status == "active" else [],
+        "rules": game["rules"] if game else _rules_while_waiting(match),
+        "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
+    }
+
+
+def _seat_json(seat: Seat | None, number: int, cards: int) -> dict[str, Any]:
+    player = seat.player if seat is not None else None
+    return {"seat": number, "team": number % 2,
+            "player": player_public(player) if player is not None else None,
+            "bot_level": seat.bot_level if seat is not None else None,
+            "cards_in_hand": cards}
+
+
+def to_act(match: Match) -> list[int]:
+    if match.status != "active" or not match.state:
+        return []
+    return list(match.state["hand"]["to_act"])
+
+
+def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
+    seat = seat_of(match, player)
+    score = (match.state or {}).get("score") or match.config.get("start_score") or [0, 0]
+    return {
+        "id": match.id, "ruleset": match.ruleset, "players": match.players,
+        "status": match.status, "visibility": match.visibility, "version": match.version,
+        "score": list(score),
+        "seats_free": sum(1 for i in range(match.players)
+                          if i not in {s.seat for s in match.seats}),
+        "winner_team": match.winner_team,
+        "you": None if seat is None else {"seat": seat, "team": seat % 2},
+        "your_turn": seat is not None and seat in to_act(match),
+        "deadline": iso(match.deadline),
+        "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
+    }
+
+
+def event_json(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
+    data = engine.redact_event(event.data, seat, finished)
+    return {**data, "seq": event.seq, "version": event.version, "type": event.type,
+            "at": iso(event.at)}

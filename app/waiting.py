@@ -1,0 +1,130 @@
+"""Long polls: one LISTEN connection per process wakes the requests waiting on a match.
+
+Actions send `NOTIFY truco, '<match id>:<version>'` inside their transaction, so every app
+process (on any machine) sharing the database hears each committed change. A waiting request
+holds no database connection: it releases its session, then sleeps on an Event that the
+listener sets. Under gunicorn's gevent worker the thread and the Events are green.
+"""
+from __future__ import annotations
+
+import logging
+import select
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+import psycopg2
+import psycopg2.extensions
+from sqlalchemy.engine import make_url
+
+from app.extensions import db
+
+CHANNEL = "truco"
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class Hub:
+    """Waiters by match id, woken by the process's listener."""
+
+    def __init__(self, database_url: str) -> None:
+        self._dsn = make_url(database_url).set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        self._lock = threading.Lock()
+        self._waiters: dict[str, set[threading.Event]] = defaultdict(set)
+        self._started = False
+        self.ready = threading.Event()
+
+    def _ensure_listener(self) -> None:
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._listen_forever, name="truco-listener", daemon=True).start()
+        self.ready.wait(10)
+
+    def _listen_forever(self) -> None:
+        while True:
+            try:
+                self._listen()
+            except Exception:  # noqa: BLE001 - a dropped connection must not end the listener
+                log.exception("LISTEN connection lost; reconnecting")
+                self.ready.clear()
+                self._wake_all()
+                time.sleep(1)
+
+    def _listen(self) -> None:
+        conn = psycopg2.connect(self._dsn)
+        conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
+        try:
+            conn.cursor().execute(f"LISTEN {CHANNEL}")
+            self.ready.set()
+            while True:
+                if select.select([conn], [], [], 30) == ([], [], []):
+                    conn.cursor().execute("SELECT 1")
+                    continue
+                conn.poll()
+                while conn.notifies:
+                    note = conn.notifies.pop(0)
+                    self._wake(note.payload.split(":", 1)[0])
+        finally:
+            conn.close()
+
+    def _wake(self, key: str) -> None:
+        with self._lock:
+            waiters = list(self._waiters.get(key, ()))
+        for event in waiters:
+            event.set()
+
+    def _wake_all(self) -> None:
+        with self._lock:
+            waiters = [e for events in self._waiters.values() for e in events]
+        for event in waiters:
+            event.set()
+
+    def wait_until(self, keys: Iterable[str], check: Callable[[], T | None],
+                   timeout: float) -> T | None:
+        """Call `check` (which may use the database) until it returns something or `timeout`
+        passes, sleeping between calls, without a database connection, until a NOTIFY for one
+        of `keys` arrives."""
+        self._ensure_listener()
+        keys = list(keys)
+        event = threading.Event()
+        with self._lock:
+            for key in keys:
+                self._waiters[key].add(event)
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                event.clear()
+                result = check()
+                db.session.remove()  # give the connection back before sleeping
+                left = deadline - time.monotonic()
+                if result is not None or left <= 0:
+                    return result
+                event.wait(left)
+        finally:
+            with self._lock:
+                for key in keys:
+                    self._waiters[key].discard(event)
+                    if not self._waiters[key]:
+                        del self._waiters[key]
+
+
+def hub() -> Hub:
+    """This process's hub (created on first use, after gunicorn has forked)."""
+    from flask import current_app
+
+    found = current_app.extensions.get("truco_hub")
+    if found is None:
+        with _create_lock:
+            found = current_app.extensions.get("truco_hub")
+            if found is None:
+                found = Hub(current_app.config["SQLALCHEMY_DATABASE_URI"])
+                current_app.extensions["truco_hub"] = found
+    return found
+
+
+_create_lock = threading.Lock()
