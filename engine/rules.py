@@ -107,15 +107,13 @@ def make_options(ruleset: Ruleset, players: int, raw: Any) -> Options:
             else:
                 errors[key] = f'must be "random" or a seat from 0 to {players - 1}'
         elif name == "iron_hand_value":
-            if type(value) is int and 1 <= value <= TARGET_SCORE:
+            if type(value) is int and value >= 1:
                 values[name] = value
-            elif value is not None:
-                errors[key] = f"must be an integer from 1 to {TARGET_SCORE}"
+            else:
+                errors[key] = "must be an integer of at least 1"
         else:
             errors[key] = "unknown option"
     if errors:
         raise InvalidConfig(errors)
     values.setdefault("iron_hand_value", ruleset.base)
-    if values["iron_hand_value"] is None:
-        values["iron_hand_value"] = ruleset.base
     return Options(**values)

@@ -14,7 +14,7 @@ from engine import DECK, IllegalAction, InvalidAction, MatchState
 OPTION_VALUES: dict[str, list[Any]] = {
     **{k: list(v) for k, v in engine.OPTION_CHOICES.items()},
     "first_dealer": ["random", 0, 1],
-    "iron_hand_value": [None, 1, 3],
+    "iron_hand_value": [1, 3, 20],
 }
 CARDS = set(DECK)
 MAX_STEPS = 3000
