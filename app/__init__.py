@@ -1,0 +1,49 @@
+"""The Truco HTTP service: :func:`create_app` builds the Flask application."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from app.config import load_config
+from app.embedded_pg import normalise_database_url
+from app.errors import ApiRequest, register_error_handlers
+# (aliased: the subpackage app.api would shadow a global named ``api`` in this package)
+from app.extensions import api as smorest_api
+from app.extensions import db, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(overrides: dict[str, Any] | None = None) -> Flask:
+    """Build the app from the environment, then ``overrides`` (tests).
+
+    ``overrides`` may name the database as ``DATABASE_URL`` or ``SQLALCHEMY_DATABASE_URI``.
+    """
+    app = Flask(__name__)
+    app.request_class = ApiRequest
+    app.config.from_mapping(load_config())
+    app.config["OPENAPI_FILE"] = str(ROOT / "openapi.yaml")
+    overrides = dict(overrides or {})
+    if "DATABASE_URL" in overrides:
+        overrides["SQLALCHEMY_DATABASE_URI"] = overrides.pop("DATABASE_URL")
+    app.config.update(overrides)
+    uri = app.config.get("SQLALCHEMY_DATABASE_URI")
+    if not uri:
+        raise RuntimeError(
+            "DATABASE_URL is not set (python3 scripts/dev.py serve starts an embedded PostgreSQL)"
+        )
+    app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(uri)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    smorest_api.init_app(app)
+    register_error_handlers(app)
+
+    from app import models  # noqa: F401  (register the tables on db.metadata)
+    from app.api import register_blueprints
+
+    register_blueprints(app)
+    return app

@@ -1,0 +1,16 @@
+"""HTTP API blueprints. Add each resource's blueprint to :func:`register_blueprints`."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from app.extensions import api
+
+
+def register_blueprints(app: Flask) -> None:
+    """Register every blueprint on ``app`` (after ``api.init_app(app)``)."""
+    from app.api import actions, events, health, matches, players, rulesets
+
+    for module in (health, players, matches, actions, events, rulesets):
+        api.register_blueprint(module.blp)
+    app.register_blueprint(health.docs_bp)

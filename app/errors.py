@@ -1,0 +1,212 @@
+"""Every error answered as an RFC 9457 problem (``application/problem+json``).
+
+Body: ``{"type", "title", "status", "detail", "code"}`` plus fields that help the client
+recover (``errors``, ``legal_actions``, ``retry_after``, ``current``...). ``type`` is
+``urn:truco:problem:<code>``, ``title`` the HTTP status phrase, ``code`` the stable
+machine code clients switch on. Never an HTML page, never a stack trace.
+
+Decisions:
+
+- A request body that cannot be decoded (malformed JSON, bad UTF-8), whether webargs /
+  flask-smorest or ``request.get_json()`` meets it, is **422** ``validation_error`` with
+  ``errors: {"_body": [...]}``: API.md makes a malformed body a 422. Any other 400 that
+  werkzeug raises stays 400 ``bad_request``.
+- Validation errors of flask-smorest arguments (webargs' 422) become ``validation_error``
+  with ``errors`` mapping each field to its messages (request locations merged).
+- ``flask_smorest.abort(status, message=..., errors=...)`` keeps its message as ``detail``.
+- A body sent with a non-JSON Content-Type to ``get_json()`` is 415 ``unsupported_media_type``.
+- Anything unexpected is logged with its traceback and answered 500 ``internal_error``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, Request, Response, current_app, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+
+PROBLEM_MIMETYPE = "application/problem+json"
+TYPE_PREFIX = "urn:truco:problem:"
+
+# Stable codes for errors raised by werkzeug / Flask rather than by our own code.
+HTTP_CODES: dict[int, str] = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    410: "gone",
+    411: "length_required",
+    412: "precondition_failed",
+    413: "payload_too_large",
+    414: "uri_too_long",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    428: "precondition_required",
+    429: "rate_limited",
+    431: "headers_too_large",
+    500: "internal_error",
+    501: "not_implemented",
+    503: "service_unavailable",
+}
+
+# webargs' request locations, merged away when reporting field errors.
+_LOCATIONS = {"json", "query", "querystring", "form", "headers", "cookies", "files",
+              "json_or_form", "view_args", "path"}
+
+
+class ProblemSchema(ma.Schema):
+    """The problem body, for the OpenAPI spec (responses are built by :func:`problem`)."""
+
+    class Meta:
+        unknown = ma.INCLUDE  # codes add their own fields (legal_actions, retry_after...)
+
+    type = ma.fields.String(required=True, metadata={"example": TYPE_PREFIX + "not_found"})
+    title = ma.fields.String(required=True, metadata={"description": "HTTP status phrase"})
+    status = ma.fields.Integer(required=True)
+    detail = ma.fields.String(required=True, metadata={"description": "a human sentence"})
+    code = ma.fields.String(required=True, metadata={"description": "stable machine code"})
+    errors = ma.fields.Dict(
+        keys=ma.fields.String(),
+        metadata={"description": "validation_error: the messages of each invalid field"},
+    )
+
+
+class ApiError(Exception):
+    """An error a client can trigger: ``raise ApiError(409, "match_not_active", "...")``.
+
+    ``extra`` fields are added to the problem body; ``headers`` to the response
+    (``retry_after=`` also sets ``Retry-After``; a 401 gets ``WWW-Authenticate: Bearer``).
+    """
+
+    def __init__(self, status: int, code: str, detail: str, *,
+                 headers: Mapping[str, str] | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = dict(headers or {})
+        self.extra = extra
+
+
+class ApiRequest(Request):
+    """Request whose ``get_json()`` failure is a 422 problem instead of an HTML 400."""
+
+    def on_json_loading_failed(self, e: ValueError | None) -> Any:
+        if e is None:  # not a JSON content type: werkzeug's 415
+            return super().on_json_loading_failed(e)
+        raise ApiError(422, "validation_error", "The request body is not valid JSON.",
+                       errors={"_body": ["Invalid JSON body."]})
+
+
+def problem(status: int, code: str, detail: str, *,
+            headers: Mapping[str, str] | None = None, **extra: Any) -> Response:
+    """Build a problem+json response."""
+    body: dict[str, Any] = {
+        "type": TYPE_PREFIX + code,
+        "title": HTTP_STATUS_CODES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    body.update((k, v) for k, v in extra.items() if k not in body)
+    response = current_app.response_class(
+        current_app.json.dumps(body) + "\n", status=status, mimetype=PROBLEM_MIMETYPE
+    )
+    if "retry_after" in extra and extra["retry_after"] is not None:
+        response.headers["Retry-After"] = str(math.ceil(extra["retry_after"]))
+    if status == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _stringify_keys(value: Any) -> Any:
+    """Marshmallow keys list errors by int index; JSON wants (sortable) strings."""
+    if isinstance(value, Mapping):
+        return {str(k): _stringify_keys(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_stringify_keys(v) for v in value]
+    return value
+
+
+def field_errors(messages: Any) -> dict[str, Any]:
+    """Flatten webargs messages ``{"json": {"name": [...]}}`` into ``{"name": [...]}``."""
+    if not isinstance(messages, Mapping):
+        return {"_schema": _stringify_keys(messages if isinstance(messages, list) else [messages])}
+    out: dict[str, Any] = {}
+    for key, value in messages.items():
+        if key in _LOCATIONS and isinstance(value, Mapping):
+            out.update(_stringify_keys(value))
+        elif key in _LOCATIONS:
+            out.setdefault("_body" if key in ("json", "json_or_form") else key, []).extend(value)
+        else:
+            out[str(key)] = _stringify_keys(value)
+    return out
+
+
+def _summary(errors: Mapping[str, Any]) -> str:
+    """A human sentence naming the first invalid field."""
+    for name, messages in errors.items():
+        if isinstance(messages, list) and messages and isinstance(messages[0], str):
+            where = "The request body" if name in ("_body", "_schema") else f"Field '{name}'"
+            return f"{where}: {messages[0]}"
+    return "The request is not valid; see 'errors'."
+
+
+def _default_detail(e: HTTPException) -> str:
+    """A short sentence for werkzeug's errors (their own texts talk about browsers)."""
+    if e.description and e.description != type(e).description:
+        return e.description
+    if e.code == 404:
+        return "There is nothing at this URL."
+    if e.code == 405:
+        return f"Method {request.method} is not allowed on this URL."
+    if e.code == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        return f"The request body is larger than {limit} bytes." if limit else "Body too large."
+    return e.description or HTTP_STATUS_CODES.get(e.code or 500, "Error")
+
+
+def handle_api_error(e: ApiError) -> Response:
+    """Handler for :class:`ApiError`."""
+    return problem(e.status, e.code, e.detail, headers=e.headers, **e.extra)
+
+
+def handle_http_exception(e: HTTPException) -> Response | HTTPException:
+    """Handler for werkzeug / Flask / flask-smorest HTTP exceptions."""
+    status = e.code or 500
+    if status < 400:
+        return e
+    data = getattr(e, "data", None) or {}
+    headers = {k: v for k, v in e.get_headers() if k.lower() != "content-type"}
+    headers.update(data.get("headers") or {})
+    messages = data.get("errors", data.get("messages"))
+    if messages is not None and status in (400, 422):
+        errors = field_errors(messages)
+        return problem(422, "validation_error", data.get("message") or _summary(errors),
+                       headers=headers, errors=errors)
+    code = HTTP_CODES.get(status, f"http_{status}")
+    return problem(status, code, data.get("message") or _default_detail(e), headers=headers)
+
+
+def handle_unexpected(e: Exception) -> Response | HTTPException:
+    """Catch-all: log the traceback, answer a bare 500 problem."""
+    if isinstance(e, HTTPException):
+        return handle_http_exception(e)
+    current_app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+    return problem(500, "internal_error", "An unexpected error occurred; it has been logged.")
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Install the handlers; call after ``api.init_app`` so that they replace flask-smorest's."""
+    app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Exception, handle_unexpected)

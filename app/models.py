@@ -1,0 +1,157 @@
+"""Database tables (PostgreSQL). Every table that grows with play is keyed by match."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    SmallInteger,
+    String,
+    UniqueConstraint,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, MappedColumn, mapped_column, relationship
+
+from app.extensions import db
+
+MATCH_STATUSES = ("waiting", "active", "finished")
+VISIBILITIES = ("public", "private")
+
+
+def new_id(prefix: str) -> str:
+    """A fresh public id such as ``p_1f0c...`` (prefix + 24 hex digits)."""
+    return prefix + secrets.token_hex(12)
+
+
+def _now() -> MappedColumn[datetime]:
+    """A ``timestamptz`` column defaulting to the database's ``now()``."""
+    return mapped_column(DateTime(timezone=True), nullable=False, server_default=func.now())
+
+
+class Player(db.Model):
+    """A registered player (person or bot author's program); only a hash of the token is kept."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("p_"))
+    name: Mapped[str] = mapped_column(String(32), nullable=False)
+    bot: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
+                                      server_default=text("false"))
+    token_hash: Mapped[str] = mapped_column(String(64), nullable=False, unique=True, index=True)
+    created_at: Mapped[datetime] = _now()
+
+
+class Match(db.Model):
+    """A match: its creation options (``config``) and the engine state (``state``, JSON)."""
+
+    __tablename__ = "matches"
+    __table_args__ = (
+        CheckConstraint(f"status IN {MATCH_STATUSES!r}", name="status"),
+        CheckConstraint(f"visibility IN {VISIBILITIES!r}", name="visibility"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("m_"))
+    ruleset: Mapped[str] = mapped_column(String(16), nullable=False)
+    players: Mapped[int] = mapped_column(SmallInteger, nullable=False)
+    target_score: Mapped[int] = mapped_column(SmallInteger, nullable=False)
+    status: Mapped[str] = mapped_column(String(16), nullable=False, index=True, default="waiting")
+    visibility: Mapped[str] = mapped_column(String(8), nullable=False, default="public")
+    invite_code: Mapped[str | None] = mapped_column(String(32))
+    created_by: Mapped[str] = mapped_column(ForeignKey("players.id"), nullable=False)
+    seed: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    fixed_deals: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
+                                              server_default=text("false"))
+    # What rebuilds the engine's start: options, deals, start_score, games_to_win...
+    config: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSONB)  # null while waiting
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1,
+                                         server_default=text("1"))
+    winner_team: Mapped[int | None] = mapped_column(SmallInteger)
+    turn_timeout: Mapped[int | None] = mapped_column(Integer)  # seconds; null: no limit
+    on_timeout: Mapped[str] = mapped_column(String(16), nullable=False, default="auto_play")
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    created_at: Mapped[datetime] = _now()
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, server_default=func.now(), onupdate=func.now()
+    )
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="match", order_by="Seat.seat", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):
+    """A seat of a match, taken by a player or by a built-in bot (``bot_level``)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "player_id"),)  # one seat per player
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    bot_level: Mapped[str | None] = mapped_column(String(8))
+    joined_at: Mapped[datetime] = _now()
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    player: Mapped[Player | None] = relationship()
+
+
+class Event(db.Model):
+    """One entry of a match's event log, unredacted (redaction happens per viewer)."""
+
+    __tablename__ = "events"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    type: Mapped[str] = mapped_column(String(32), nullable=False)
+    at: Mapped[datetime] = _now()
+    data: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False,
+                                                 server_default=text("'{}'::jsonb"))
+
+
+class ActionRecord(db.Model):
+    """An applied action, in order: replaying them from the start rebuilds the state."""
+
+    __tablename__ = "actions"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger, nullable=False)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))  # null: bot/timeout
+    body: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
+    at: Mapped[datetime] = _now()
+
+
+class IdempotencyRecord(db.Model):
+    """The stored response of a request made with an ``Idempotency-Key``."""
+
+    __tablename__ = "idempotency_records"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    status_code: Mapped[int] = mapped_column(Integer, nullable=False)
+    response: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
+    headers: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False,
+                                                    server_default=text("'{}'::jsonb"))
+    created_at: Mapped[datetime] = _now()

@@ -1,0 +1,31 @@
+"""Gunicorn settings: gevent workers, so that thousands of long polls cost no threads.
+
+Environment: PORT (default 8000), BIND_HOST (default 0.0.0.0), WEB_CONCURRENCY (workers,
+default 2). Loaded by ``gunicorn -c gunicorn.conf.py wsgi:app`` (and by default from the cwd).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+bind = [f"{os.environ.get('BIND_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"]
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gevent"
+worker_connections = 2000
+# Long polls last up to 60 s; a stopping worker lets them finish or time out.
+graceful_timeout = 65
+keepalive = 5
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
+errorlog = "-"
+# gunicorn 27's control socket has one default path per user: several servers on one
+# machine (tests, replicas) would fight over it.
+control_socket_disable = True
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    """In a gevent worker, make psycopg2 yield to other greenlets while it waits on the DB."""
+    if type(worker).__module__.startswith("gunicorn.workers.ggevent"):
+        from psycogreen.gevent import patch_psycopg
+
+        patch_psycopg()

@@ -1,0 +1,129 @@
+"""Shared fixtures: a real PostgreSQL for the session, the app, a client, table cleanup.
+
+The database fixtures are lazy: only tests that ask for them (directly or through ``app``,
+``client``, ``clean_db``) start PostgreSQL, so ``pytest tests/engine`` needs none.
+
+- ``TEST_DATABASE_URL`` set: that server is used (any database on it; the role needs
+  CREATEDB). Unset: an embedded PostgreSQL starts in a temporary directory and is stopped
+  and deleted at the end of the session.
+- The session gets a fresh database ``truco_test_<pid>`` migrated to head, dropped at the end.
+- ``clean_db`` truncates every table; API tests use it (autouse in their own conftest, or
+  ``pytest.mark.usefixtures("clean_db")``). Engine tests never touch a database.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Imports of app and sqlalchemy stay inside the fixtures: engine tests load neither.
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    """URL of a PostgreSQL server the tests may create databases on."""
+    from app.embedded_pg import normalise_database_url, start_embedded, stop_embedded
+
+    given = os.environ.get("TEST_DATABASE_URL")
+    if given:
+        yield normalise_database_url(given)
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="truco-pg-"))
+    datadir = tmp / "pgdata"
+    try:
+        yield start_embedded(datadir)
+    finally:
+        stop_embedded(datadir)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def make_database(pg_server_url: str) -> Iterator[Callable[[str], str]]:
+    """Factory: ``make_database(name)`` creates an empty database and returns its URL.
+
+    Every database made this way is dropped at the end of the session.
+    """
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
+
+    admin = create_engine(pg_server_url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    made: list[str] = []
+
+    def make(name: str) -> str:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        made.append(name)
+        url = make_url(pg_server_url).set(database=name)
+        return url.render_as_string(hide_password=False)
+
+    yield make
+    with admin.connect() as conn:
+        for name in made:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def migrate_to_head(database_url: str) -> None:
+    """Apply every migration to ``database_url``."""
+    from flask_migrate import upgrade
+
+    from app import create_app
+    from app.extensions import db
+
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def database_url(make_database: Callable[[str], str]) -> str:
+    """The session's database, migrated to head (also for tests that start servers)."""
+    url = make_database(f"truco_test_{os.getpid()}")
+    migrate_to_head(url)
+    return url
+
+
+@pytest.fixture()
+def app(database_url: str) -> Iterator[Any]:
+    """The Flask app on the session database, with fixed deals allowed."""
+    from app import create_app
+    from app.extensions import db
+
+    application = create_app({
+        "TESTING": True,
+        "TRUCO_ENV": "testing",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "FIXED_DEALS_ALLOWED": True,
+    })
+    yield application
+    with application.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture()
+def client(app: Any) -> Any:
+    """A Flask test client."""
+    return app.test_client()
+
+
+@pytest.fixture()
+def clean_db(app: Any) -> None:
+    """Empty every table (before the test)."""
+    from sqlalchemy import text
+
+    from app.extensions import db
+
+    with app.app_context():
+        names = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
+        db.session.execute(text(f"TRUNCATE TABLE {names} RESTART IDENTITY CASCADE"))
+        db.session.commit()
+        db.session.remove()
