@@ -24,7 +24,7 @@ from sqlalchemy.orm import Mapped, MappedColumn, mapped_column, relationship
 
 from app.extensions import db
 
-MATCH_STATUSES = ("waiting", "active", "finished")
+MATCH_STATUSES = ("waiting", "active", "finished", "cancelled")
 VISIBILITIES = ("public", "private")
 
 

@@ -46,7 +46,7 @@ def upgrade() -> None:
     sa.Column('deadline', sa.DateTime(timezone=True), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), server_default=sa.text('now()'), nullable=False),
     sa.Column('updated_at', sa.DateTime(timezone=True), server_default=sa.text('now()'), nullable=False),
-    sa.CheckConstraint("status IN ('waiting', 'active', 'finished')", name=op.f('ck_matches_status')),
+    sa.CheckConstraint("status IN ('waiting', 'active', 'finished', 'cancelled')", name=op.f('ck_matches_status')),
     sa.CheckConstraint("visibility IN ('public', 'private')", name=op.f('ck_matches_visibility')),
     sa.ForeignKeyConstraint(['created_by'], ['players.id'], name=op.f('fk_matches_created_by_players')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_matches'))
