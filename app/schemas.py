@@ -262,3 +262,22 @@ class ProblemSchema(Schema):
     status = fields.Integer()
     detail = fields.String()
     code = fields.String()
+
+
+# --- documentation fragments for @blp.doc -----------------------------------------------
+
+AUTH_REQUIRED: dict[str, Any] = {"security": [{"bearerAuth": []}]}
+AUTH_OPTIONAL: dict[str, Any] = {"security": [{}, {"bearerAuth": []}]}
+
+
+def header_param(name: str, description: str) -> dict[str, Any]:
+    return {"in": "header", "name": name, "required": False, "description": description,
+            "schema": {"type": "string"}}
+
+
+IF_NONE_MATCH = header_param("If-None-Match", "an ETag from an earlier answer: 304 when "
+                             "unchanged; with `wait`, hold the request until it changes")
+IF_MATCH = header_param("If-Match", "apply only if the match still has this ETag, "
+                        "else 412 version_mismatch with the current view")
+IDEMPOTENCY_KEY = header_param("Idempotency-Key", "1 to 255 characters; a repeat with the "
+                               "same body returns the stored answer and acts once")

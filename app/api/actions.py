@@ -15,7 +15,8 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import IdempotencyRecord
 from app.rendering import etag, etag_matches, match_view, seat_of
-from app.schemas import ActionSchema, MatchViewSchema
+from app.schemas import (AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
+                         MatchViewSchema)
 
 blp = Blueprint("actions", __name__, url_prefix="/v1", description="Playing a match")
 
@@ -38,6 +39,7 @@ def _body_hash(body: dict[str, Any]) -> str:
 @blp.alt_response(412, description="If-Match no longer matches (code version_mismatch)")
 @blp.alt_response(422, description="validation_error, illegal_action (with reason and "
                                    "legal_actions) or idempotency_key_reused")
+@blp.doc(**{**AUTH_REQUIRED, "parameters": [IF_MATCH, IDEMPOTENCY_KEY]})
 def post_action(body: dict[str, Any], match_id: str) -> Response:
     """Play, raise, accept or refuse. Answers with your view after the action and after every
     bot move it triggered."""

@@ -13,7 +13,7 @@ from app.auth import optional_player
 from app.extensions import db
 from app.models import Event
 from app.rendering import event_json, seat_of
-from app.schemas import EventPageSchema, EventsQuerySchema
+from app.schemas import AUTH_OPTIONAL, EventPageSchema, EventsQuerySchema
 from app.waiting import hub
 
 blp = Blueprint("events", __name__, url_prefix="/v1", description="Match event logs")
@@ -22,6 +22,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1", description="Match event l
 @blp.route("/matches/<match_id>/events")
 @blp.arguments(EventsQuerySchema, location="query")
 @blp.response(200, EventPageSchema)
+@blp.doc(**AUTH_OPTIONAL)
 def events(args: dict[str, Any], match_id: str) -> Response:
     """Events after `after`, oldest first, as the caller may see them; with `wait`, held until
     there is one. A finished match's whole log is open to its players."""

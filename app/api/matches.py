@@ -13,8 +13,9 @@ from app.auth import optional_player, require_player
 from app.extensions import db
 from app.models import Match
 from app.rendering import etag, etag_matches, match_summary, seat_of
-from app.schemas import (JoinSchema, LobbyQuerySchema, MatchCreateSchema, MatchListSchema,
-                         MatchViewSchema, WaitQuerySchema)
+from app.schemas import (AUTH_OPTIONAL, AUTH_REQUIRED, IF_NONE_MATCH, JoinSchema,
+                         LobbyQuerySchema, MatchCreateSchema, MatchListSchema, MatchViewSchema,
+                         WaitQuerySchema)
 from app.waiting import hub
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
@@ -23,6 +24,7 @@ blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and 
 @blp.route("/matches", methods=["POST"])
 @blp.arguments(MatchCreateSchema)
 @blp.response(201, MatchViewSchema)
+@blp.doc(**AUTH_REQUIRED)
 def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
     player = require_player()
@@ -34,6 +36,7 @@ def create(body: dict[str, Any]) -> Response:
 @blp.route("/matches")
 @blp.arguments(LobbyQuerySchema, location="query")
 @blp.response(200, MatchListSchema)
+@blp.doc(**AUTH_OPTIONAL)
 def lobby(args: dict[str, Any]) -> Response:
     """Public matches waiting for players, newest first."""
     query = select(Match).where(Match.status == "waiting", Match.visibility == "public")
@@ -53,6 +56,7 @@ def lobby(args: dict[str, Any]) -> Response:
 @blp.arguments(WaitQuerySchema, location="query")
 @blp.response(200, MatchViewSchema)
 @blp.alt_response(304, description="unchanged since If-None-Match (after `wait` seconds)")
+@blp.doc(**{**AUTH_OPTIONAL, "parameters": [IF_NONE_MATCH]})
 def show(args: dict[str, Any], match_id: str) -> Response:
     """The match as the caller may see it. `If-None-Match` gives 304 when nothing changed;
     with `wait` the request is held until the match changes or the wait runs out."""
@@ -81,6 +85,7 @@ def show(args: dict[str, Any], match_id: str) -> Response:
 @blp.route("/matches/<match_id>/join", methods=["POST"])
 @blp.arguments(JoinSchema)
 @blp.response(200, MatchViewSchema)
+@blp.doc(**AUTH_REQUIRED)
 def join(body: dict[str, Any], match_id: str) -> Response:
     """Take a seat (`seat`, or the first free one); private matches need `invite_code`.
     Joining again returns the seat you already have."""
@@ -91,6 +96,7 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 
 @blp.route("/matches/<match_id>/leave", methods=["POST"])
 @blp.response(200, MatchViewSchema)
+@blp.doc(**AUTH_REQUIRED)
 def leave(match_id: str) -> Response:
     """Give up your seat before the match starts."""
     player = require_player()
@@ -100,6 +106,7 @@ def leave(match_id: str) -> Response:
 
 @blp.route("/matches/<match_id>/resign", methods=["POST"])
 @blp.response(200, MatchViewSchema)
+@blp.doc(**AUTH_REQUIRED)
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""
     player = require_player()

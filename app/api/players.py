@@ -14,8 +14,9 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import Match, Player, Seat
 from app.rendering import etag_matches, match_summary, player_public
-from app.schemas import (MatchListSchema, MyMatchesQuerySchema, PlayerCreatedSchema,
-                         PlayerCreateSchema, PlayerProfileSchema, PlayerPublicSchema)
+from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, MatchListSchema, MyMatchesQuerySchema,
+                         PlayerCreatedSchema, PlayerCreateSchema, PlayerProfileSchema,
+                         PlayerPublicSchema)
 from app.waiting import hub
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
@@ -47,6 +48,7 @@ def _stats(player_id: str) -> dict[str, int]:
 
 @blp.route("/players/me")
 @blp.response(200, PlayerProfileSchema)
+@blp.doc(**AUTH_REQUIRED)
 def me() -> Response:
     """The caller's profile with match statistics."""
     player = require_player()
@@ -84,6 +86,7 @@ def _list_tag(items: list[dict[str, Any]]) -> str:
 @blp.arguments(MyMatchesQuerySchema, location="query")
 @blp.response(200, MatchListSchema)
 @blp.alt_response(304, description="nothing changed since If-None-Match")
+@blp.doc(**{**AUTH_REQUIRED, "parameters": [IF_NONE_MATCH]})
 def my_matches(args: dict[str, Any]) -> Response:
     """The caller's matches, newest first. With `wait`, a long poll: it answers as soon as
     the list differs from `If-None-Match` or, with `your_turn=true`, is not empty."""
