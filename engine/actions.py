@@ -29,10 +29,11 @@ def parse_action(body: Any) -> ParsedAction:
     if not isinstance(body, dict):
         raise InvalidAction("an action must be a JSON object")
     kind = body.get("type")
-    if kind not in _FIELDS:
+    allowed = _FIELDS.get(kind) if isinstance(kind, str) else None
+    if allowed is None:
         raise InvalidAction("type must be one of play, raise, accept, refuse", "type")
-    extra = set(body) - _FIELDS[kind]
-    if extra:
+    if not allowed.issuperset(body):
+        extra = set(body) - allowed
         name = sorted(extra)[0]
         raise InvalidAction(f"unknown field {name!r} for a {kind} action", name)
     if kind == "raise":

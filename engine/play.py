@@ -165,7 +165,7 @@ def _play(state: MatchState, seat: int, action: ParsedAction) -> tuple[MatchStat
     card = _card_to_play(state, seat, action)
     s = state.copy()
     h = s.hand
-    h.hands[seat].remove(card)
+    h.hands[seat] = [c for c in h.hands[seat] if c != card]
     trick = h.tricks[-1]
     trick.plays.append((seat, card, action.face_down))
     number = len(h.tricks)

@@ -37,7 +37,8 @@ class Hand:
     dealer: int
     vira: str | None
     hands: list[list[str]]
-    """Each seat's cards still in hand, in dealt order."""
+    """Each seat's cards still in hand, in dealt order. A seat's list is replaced, never
+    mutated in place, so copies share the lists of seats that did not play."""
     stake: int
     special: str | None
     pending: dict[str, Any] | None
@@ -54,7 +55,7 @@ class Hand:
     """The team on 11 (10) in a mão de onze: it sees its partners' cards all hand."""
 
     def copy(self) -> "Hand":
-        return Hand(self.number, self.dealer, self.vira, [list(h) for h in self.hands],
+        return Hand(self.number, self.dealer, self.vira, list(self.hands),
                     self.stake, self.special, self.pending, list(self.refused),
                     self.last_call_team, [t.copy() for t in self.tricks], self.turn,
                     list(self.to_act), self.eleven_team)

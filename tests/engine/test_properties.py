@@ -155,7 +155,10 @@ def play_out(config: dict[str, Any], rng: random.Random, probe: bool) -> int:
         seat = rng.choice(state.to_act)
         action = rng.choice(engine.legal_actions(state, seat))
         score_before = list(state.score)
+        snapshot = state.to_json()
+        previous = state
         state, events = engine.apply(state, seat, action)
+        assert previous.to_json() == snapshot, "apply mutated its input"
         history.append((seat, action))
         check_events(events, state)
         won = [e for e in events if e["type"] == "hand_won"]
