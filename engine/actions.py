@@ -1,8 +1,7 @@
 """Reading an action body (API.md's vocabulary) into a checked, typed action."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import parse_card
 from .errors import InvalidAction
@@ -15,8 +14,7 @@ _FIELDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedAction:
+class ParsedAction(NamedTuple):
     type: str
     card: str | None = None
     slot: int | None = None
