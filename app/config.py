@@ -48,6 +48,11 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
             "TRUCO_FIXED_DEALS", env.get("TRUCO_FIXED_DEALS"), truco_env != "production"
         ),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
+        # "COUNT/SECONDS" per process; empty turns a limit off (the default under testing).
+        "RATE_LIMIT_REGISTER": env.get(
+            "TRUCO_RATE_REGISTER", "" if truco_env == "testing" else "20/60"),
+        "RATE_LIMIT_ACTION": env.get(
+            "TRUCO_RATE_ACTION", "" if truco_env == "testing" else "60/10"),
         # flask-smorest / apispec: the generated spec is the source of openapi.yaml.
         "API_TITLE": "Truco API",
         "API_VERSION": "1",

@@ -103,6 +103,8 @@ def app(database_url: str) -> Iterator[Any]:
         "TRUCO_ENV": "testing",
         "SQLALCHEMY_DATABASE_URI": database_url,
         "FIXED_DEALS_ALLOWED": True,
+        "RATE_LIMIT_REGISTER": "",
+        "RATE_LIMIT_ACTION": "",
     })
     yield application
     with application.app_context():
