@@ -4,6 +4,10 @@ Actions send `NOTIFY truco, '<match id>:<version>'` inside their transaction, so
 process (on any machine) sharing the database hears each committed change. A waiting request
 holds no database connection: it releases its session, then sleeps on an Event that the
 listener sets. Under gunicorn's gevent worker the thread and the Events are green.
+
+Notifications sent while no listener is connected (before the first LISTEN, or while it
+reconnects after the connection dropped) are lost, so every time the listener has (re)issued
+LISTEN it wakes every waiter once: each re-checks the database and misses nothing.
 """
 from __future__ import annotations
 
@@ -22,6 +26,10 @@ from sqlalchemy.engine import make_url
 from app.extensions import db
 
 CHANNEL = "truco"
+LISTENER_APPLICATION_NAME = "truco-listener"
+"""`application_name` of the LISTEN connection (how it shows in pg_stat_activity)."""
+KEEPALIVE_SECONDS = 30
+RECONNECT_DELAY = 1.0
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -42,8 +50,9 @@ class Hub:
             if self._started:
                 return
             self._started = True
+        # No need to wait for LISTEN here: waiters register before they first check, and the
+        # listener wakes them all once LISTEN is in place.
         threading.Thread(target=self._listen_forever, name="truco-listener", daemon=True).start()
-        self.ready.wait(10)
 
     def _listen_forever(self) -> None:
         while True:
@@ -51,21 +60,25 @@ class Hub:
                 self._listen()
             except Exception:  # noqa: BLE001 - a dropped connection must not end the listener
                 log.exception("LISTEN connection lost; reconnecting")
-                self.ready.clear()
-                self._wake_all()
-                time.sleep(1)
+            self.ready.clear()
+            time.sleep(RECONNECT_DELAY)
 
     def _listen(self) -> None:
-        conn = psycopg2.connect(self._dsn)
+        conn = psycopg2.connect(self._dsn, application_name=LISTENER_APPLICATION_NAME)
         conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
         try:
             conn.cursor().execute(f"LISTEN {CHANNEL}")
             self.ready.set()
+            # Whatever committed while nobody listened is seen by this round of re-checks.
+            self._wake_all()
             while True:
-                if select.select([conn], [], [], 30) == ([], [], []):
-                    conn.cursor().execute("SELECT 1")
-                    continue
-                conn.poll()
+                if select.select([conn], [], [], KEEPALIVE_SECONDS) == ([], [], []):
+                    # A round trip that finds a dead connection; LISTEN again is a no-op and
+                    # leaves `LISTEN truco` as the query pg_stat_activity shows.
+                    conn.cursor().execute(f"LISTEN {CHANNEL}")
+                else:
+                    conn.poll()
+                # (notifications may also arrive during the keepalive's round trip)
                 while conn.notifies:
                     note = conn.notifies.pop(0)
                     self._wake(note.payload.split(":", 1)[0])
@@ -88,7 +101,8 @@ class Hub:
                    timeout: float) -> T | None:
         """Call `check` (which may use the database) until it returns something or `timeout`
         passes, sleeping between calls, without a database connection, until a NOTIFY for one
-        of `keys` arrives."""
+        of `keys` arrives. What `check` returns stays bound to its session (lazy loads work);
+        objects loaded before a sleep are detached from the session the sleep released."""
         self._ensure_listener()
         keys = list(keys)
         event = threading.Event()
@@ -100,10 +114,11 @@ class Hub:
             while True:
                 event.clear()
                 result = check()
-                db.session.remove()  # give the connection back before sleeping
                 left = deadline - time.monotonic()
                 if result is not None or left <= 0:
+                    # still in check's session: the caller renders what it found
                     return result
+                db.session.remove()  # give the connection back before sleeping
                 event.wait(left)
         finally:
             with self._lock:

@@ -1,0 +1,136 @@
+"""Long polls against a real server: woken at once by another client's action, 304 (or an
+empty page) when the wait runs out, and no wait at all without If-None-Match."""
+from __future__ import annotations
+
+import time
+
+import requests
+
+from tests.concurrency.helpers import TIMEOUT, Table, long_poll, settle
+from tests.concurrency.servers import Server
+
+WAKE_LIMIT = 1.0
+"""Seconds from the action's answer to the long poll's answer."""
+
+
+def _play_first(table: Table, seat: int) -> requests.Response:
+    body = next(a for a in table.view(seat).json()["legal_actions"] if a["type"] == "play")
+    r = table.act(seat, body)
+    assert r.status_code == 200, r.text
+    return r
+
+
+def test_match_long_poll_is_woken_by_an_action(server_a: Server) -> None:
+    table = Table(server_a.url)
+    seat = table.to_act()
+    other = 1 - seat
+    before = table.view(other)
+    poll = long_poll(f"{server_a.url}/v1/matches/{table.id}", 30,
+                     table.players[other].headers(**{"If-None-Match": before.headers["ETag"]}))
+    settle(poll)
+    acted = _play_first(table, seat)
+    acted_at = time.monotonic()
+    r = poll.result(TIMEOUT)
+    latency = poll.finished_at - acted_at
+    print(f"\nmatch long poll woken {latency * 1000:.0f} ms after the action's answer")
+    assert r.status_code == 200
+    assert r.json()["version"] == acted.json()["version"] > before.json()["version"]
+    assert r.headers["ETag"] == table.view(other).headers["ETag"] != before.headers["ETag"]
+    assert latency < WAKE_LIMIT
+
+
+def test_match_long_poll_without_change_answers_304_after_the_wait(server_a: Server) -> None:
+    table = Table(server_a.url)
+    tag = table.view(0).headers["ETag"]
+    start = time.monotonic()
+    r = requests.get(f"{server_a.url}/v1/matches/{table.id}", params={"wait": 1},
+                     headers=table.players[0].headers(**{"If-None-Match": tag}), timeout=TIMEOUT)
+    elapsed = time.monotonic() - start
+    assert r.status_code == 304
+    assert r.headers["ETag"] == tag
+    assert 0.9 <= elapsed < 3, elapsed
+
+
+def test_match_wait_without_if_none_match_answers_at_once(server_a: Server) -> None:
+    table = Table(server_a.url)
+    start = time.monotonic()
+    r = requests.get(f"{server_a.url}/v1/matches/{table.id}", params={"wait": 30},
+                     headers=table.players[0].headers(), timeout=TIMEOUT)
+    assert r.status_code == 200
+    assert r.json()["id"] == table.id
+    assert time.monotonic() - start < 1
+    # and a stale If-None-Match answers at once too (the match already changed)
+    start = time.monotonic()
+    r = requests.get(f"{server_a.url}/v1/matches/{table.id}", params={"wait": 30},
+                     headers=table.players[0].headers(**{"If-None-Match": '"stale"'}),
+                     timeout=TIMEOUT)
+    assert r.status_code == 200
+    assert time.monotonic() - start < 1
+
+
+def test_events_long_poll_returns_the_new_events(server_a: Server) -> None:
+    table = Table(server_a.url)
+    seat = table.to_act()
+    watcher = table.players[1 - seat]
+    url = f"{server_a.url}/v1/matches/{table.id}/events"
+    page = requests.get(url, headers=watcher.headers(), timeout=TIMEOUT).json()
+    after = page["next_after"]
+    assert after > 0 and page["items"]
+
+    # no change: an empty page after the wait
+    start = time.monotonic()
+    r = requests.get(url, params={"after": after, "wait": 1}, headers=watcher.headers(),
+                     timeout=TIMEOUT)
+    assert r.status_code == 200
+    assert r.json() == {"items": [], "next_after": after}
+    assert 0.9 <= time.monotonic() - start < 3
+
+    poll = long_poll(url, 30, watcher.headers(), {"after": after})
+    settle(poll)
+    acted = _play_first(table, seat)
+    acted_at = time.monotonic()
+    r = poll.result(TIMEOUT)
+    latency = poll.finished_at - acted_at
+    print(f"\nevents long poll woken {latency * 1000:.0f} ms after the action's answer")
+    assert r.status_code == 200
+    items = r.json()["items"]
+    assert items and all(e["seq"] > after for e in items)
+    assert items[0]["type"] == "card_played"
+    assert {e["version"] for e in items} == {acted.json()["version"]}
+    assert r.json()["next_after"] == items[-1]["seq"]
+    assert latency < WAKE_LIMIT
+
+
+def test_my_matches_your_turn_long_poll_returns_when_it_becomes_my_turn(
+        server_a: Server) -> None:
+    table = Table(server_a.url)
+    seat = table.to_act()
+    waiter = table.players[1 - seat]
+    url = f"{server_a.url}/v1/me/matches"
+
+    # not my turn, nothing happens: an empty list after the wait
+    start = time.monotonic()
+    r = requests.get(url, params={"your_turn": "true", "wait": 1}, headers=waiter.headers(),
+                     timeout=TIMEOUT)
+    assert r.status_code == 200 and r.json()["items"] == []
+    assert 0.9 <= time.monotonic() - start < 3
+
+    poll = long_poll(url, 30, waiter.headers(), {"your_turn": "true"})
+    settle(poll)
+    acted = _play_first(table, seat)
+    acted_at = time.monotonic()
+    r = poll.result(TIMEOUT)
+    latency = poll.finished_at - acted_at
+    print(f"\n/v1/me/matches long poll woken {latency * 1000:.0f} ms after the action's answer")
+    assert r.status_code == 200
+    (item,) = r.json()["items"]
+    assert item["id"] == table.id and item["your_turn"] is True
+    assert item["version"] == acted.json()["version"]
+    assert latency < WAKE_LIMIT
+
+    # my turn already: answers at once
+    start = time.monotonic()
+    r = requests.get(url, params={"your_turn": "true", "wait": 30}, headers=waiter.headers(),
+                     timeout=TIMEOUT)
+    assert [i["id"] for i in r.json()["items"]] == [table.id]
+    assert time.monotonic() - start < 1
