@@ -205,8 +205,24 @@ def handle_unexpected(e: Exception) -> Response | HTTPException:
     return problem(500, "internal_error", "An unexpected error occurred; it has been logged.")
 
 
+def require_json_body() -> None:
+    """``before_request``: a body that is not declared JSON is 415 ``unsupported_media_type``.
+
+    webargs reads a body only when its Content-Type is JSON; without this check a body sent as
+    ``text/plain`` (or with no Content-Type) would be ignored silently, e.g. a create body
+    falling back to every default. Requests without a body (leave, resign) are unaffected.
+    """
+    has_body = bool(request.content_length) or "chunked" in request.headers.get(
+        "Transfer-Encoding", "").lower()
+    if has_body and not request.is_json:
+        raise ApiError(415, "unsupported_media_type",
+                       "Send the request body as JSON, with Content-Type: application/json.")
+
+
 def register_error_handlers(app: Flask) -> None:
-    """Install the handlers; call after ``api.init_app`` so that they replace flask-smorest's."""
+    """Install the handlers (and the JSON body check); call after ``api.init_app`` so that
+    they replace flask-smorest's."""
     app.register_error_handler(ApiError, handle_api_error)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(Exception, handle_unexpected)
+    app.before_request(require_json_body)

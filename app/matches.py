@@ -73,14 +73,14 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
                        "this server does not allow deals or start_score")
     bots = body["bots"]
     bot_seats = [b["seat"] for b in bots]
-    errors: dict[str, str] = {}
+    errors: dict[str, list[str]] = {}
     if any(not 0 <= s < players for s in bot_seats) or len(set(bot_seats)) != len(bot_seats):
-        errors["bots"] = f"each bot needs its own seat from 0 to {players - 1}"
+        errors["bots"] = [f"each bot needs its own seat from 0 to {players - 1}"]
     seat = body["seat"]
     if seat is None:
         seat = next((s for s in range(players) if s not in bot_seats), None)
     if seat is None or not 0 <= seat < players or seat in bot_seats:
-        errors["seat"] = "must be a free seat from 0 to players - 1, not a bot's"
+        errors["seat"] = ["must be a free seat from 0 to players - 1, not a bot's"]
     if errors:
         raise ApiError(422, "validation_error", "the match cannot be created", errors=errors)
     for bot in bots:
@@ -121,8 +121,10 @@ def _start_state(ruleset: str, players: int, seed: int,
                                 seed=seed, deals=config["deals"],
                                 start_score=config["start_score"])
     except engine.InvalidConfig as exc:
+        # each field maps to a list of messages, like every other validation_error
+        errors = {k: [v] if isinstance(v, str) else v for k, v in exc.errors.items()}
         raise ApiError(422, "validation_error", "the match cannot be created",
-                       errors=exc.errors) from exc
+                       errors=errors) from exc
 
 
 def _start_if_full(match: Match) -> None:
@@ -148,10 +150,8 @@ def join_match(player: Player, match_id: str, seat: int | None,
     if match.visibility == "private" and invite_code != match.invite_code:
         raise ApiError(403, "invalid_invite_code", "this private match needs its invite code")
     taken = {s.seat for s in match.seats}
-    if seat is None:
-        seat = next((s for s in range(match.players) if s not in taken), None)
-        if seat is None:
-            raise ApiError(409, "match_full", "every seat is taken")
+    if seat is None:  # a waiting match has a free seat: it starts when the last is taken
+        seat = min(s for s in range(match.players) if s not in taken)
     elif not 0 <= seat < match.players:
         raise ApiError(422, "validation_error", "no such seat",
                        errors={"seat": [f"must be from 0 to {match.players - 1}"]})
@@ -175,11 +175,12 @@ def leave_match(player: Player, match_id: str) -> Match:
         raise ApiError(403, "not_a_player", "you have no seat in this match")
     if match.status != "waiting":
         raise ApiError(409, "match_not_waiting", "you can leave only before the match starts")
+    number = seat.seat  # read before the delete: the row's attributes expire with it
     db.session.delete(seat)
     db.session.flush()
     db.session.refresh(match)
     _bump(match)
-    _append_events(match, [{"type": "player_left", "seat": seat.seat, "player_id": player.id}])
+    _append_events(match, [{"type": "player_left", "seat": number, "player_id": player.id}])
     if not any(s.player_id for s in match.seats):
         match.status = "cancelled"
         _append_events(match, [{"type": "match_cancelled"}])

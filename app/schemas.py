@@ -12,6 +12,15 @@ MAX_TURN_TIMEOUT = 1_209_600
 STRICT_INT = {"strict": True}
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON ``true`` or ``false``, nothing else (marshmallow alone takes ``1``, ``"yes"``...)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class QuerySchema(Schema):
     """Query strings ignore parameters they do not know (cache busters, tracing)."""
 
@@ -24,7 +33,7 @@ class QuerySchema(Schema):
 
 class PlayerCreateSchema(Schema):
     name = fields.String(required=True, metadata={"description": "1 to 32 printable characters"})
-    bot = fields.Boolean(load_default=False, metadata={"description": "a program, not a person"})
+    bot = StrictBoolean(load_default=False, metadata={"description": "a program, not a person"})
 
     @validates("name")
     def _name(self, value: str, **_: Any) -> None:
@@ -75,7 +84,7 @@ class ActionSchema(Schema):
                          validate=validate.OneOf(["play", "raise", "accept", "refuse"]))
     card = fields.String(metadata={"description": "card code such as 7c; case-insensitive"})
     slot = fields.Integer(**STRICT_INT, metadata={"description": "position in hand.cards"})
-    face_down = fields.Boolean(truthy={True}, falsy={False})
+    face_down = StrictBoolean()
     to = fields.Integer(allow_none=True, **STRICT_INT,
                         metadata={"description": "the next ladder value, optional"})
 

@@ -9,6 +9,7 @@ from flask import Response, request
 from flask_smorest import Blueprint
 
 from app import matches as service
+from app import ratelimit
 from app.api.responses import json_response
 from app.auth import require_player
 from app.errors import ApiError
@@ -19,6 +20,12 @@ from app.schemas import (AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
                          MatchViewSchema)
 
 blp = Blueprint("actions", __name__, url_prefix="/v1", description="Playing a match")
+
+
+@blp.before_request
+def _authenticate() -> None:
+    """401 before the body is parsed: no token on an endpoint that needs one is 401 (API.md)."""
+    require_player()
 
 
 def _idempotency_key() -> str | None:
@@ -44,6 +51,7 @@ def post_action(body: dict[str, Any], match_id: str) -> Response:
     """Play, raise, accept or refuse. Answers with your view after the action and after every
     bot move it triggered."""
     player = require_player()
+    ratelimit.check("action", player.id)
     key = _idempotency_key()
     match = service.lock_match(match_id)
     seat = seat_of(match, player)

@@ -21,6 +21,13 @@ from app.waiting import hub
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
 
 
+@blp.before_request
+def _authenticate() -> None:
+    """Every POST here needs a player: 401 before the body is parsed (API.md)."""
+    if request.method == "POST":
+        require_player()
+
+
 @blp.route("/matches", methods=["POST"])
 @blp.arguments(MatchCreateSchema)
 @blp.response(201, MatchViewSchema)
@@ -39,6 +46,7 @@ def create(body: dict[str, Any]) -> Response:
 @blp.doc(**AUTH_OPTIONAL)
 def lobby(args: dict[str, Any]) -> Response:
     """Public matches waiting for players, newest first."""
+    player = optional_player()  # a bad token is a 401 even when the lobby is empty
     query = select(Match).where(Match.status == "waiting", Match.visibility == "public")
     if "ruleset" in args:
         query = query.where(Match.ruleset == args["ruleset"])
@@ -46,7 +54,7 @@ def lobby(args: dict[str, Any]) -> Response:
         query = query.where(Match.players == args["players"])
     rows = db.session.execute(query.order_by(Match.created_at.desc(), Match.id)
                               .offset(args["offset"]).limit(args["limit"] + 1)).scalars().all()
-    items = [match_summary(m, optional_player()) for m in rows[:args["limit"]]]
+    items = [match_summary(m, player) for m in rows[:args["limit"]]]
     more = len(rows) > args["limit"]
     return json_response({"items": items,
                           "next_offset": args["offset"] + args["limit"] if more else None})

@@ -8,6 +8,7 @@ from flask import Response, request
 from flask_smorest import Blueprint
 from sqlalchemy import select
 
+from app import ratelimit
 from app.api.responses import json_response, not_modified
 from app.auth import hash_token, new_token, require_player
 from app.errors import ApiError
@@ -22,11 +23,19 @@ from app.waiting import hub
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
 
 
+@blp.before_request
+def _authenticate() -> None:
+    """401 before the query is parsed for the endpoints that need a player (API.md)."""
+    if request.endpoint in ("players.me", "players.my_matches"):
+        require_player()
+
+
 @blp.route("/players", methods=["POST"])
 @blp.arguments(PlayerCreateSchema)
 @blp.response(201, PlayerCreatedSchema)
 def register(body: dict[str, Any]) -> Response:
     """Register a player; the token in the answer is shown only this once."""
+    ratelimit.check("register", ratelimit.client_address())
     token = new_token()
     player = Player(name=body["name"].strip(), bot=body["bot"], token_hash=hash_token(token))
     db.session.add(player)

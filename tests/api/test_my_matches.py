@@ -1,0 +1,108 @@
+"""GET /v1/me/matches: the caller's matches, newest first, with your_turn and the filters."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import (F1, act_ok, assert_problem, create, deal, full_match, join,
+                               register)
+
+
+def _mine(client: Any, player: Any, query: str = "") -> list[dict[str, Any]]:
+    r = client.get(f"/v1/me/matches{query}", headers=player.headers)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    return r.json["items"]
+
+
+def test_newest_first_with_summaries(client: Any) -> None:
+    ana, bob, cid = register(client, "ana"), register(client, "bob"), register(client, "cid")
+    first = create(client, ana)["id"]
+    second = create(client, bob, players=4)["id"]
+    join(client, second, ana)
+    third = create(client, ana, start_score=[4, 7])["id"]
+    create(client, cid)  # not ana's
+    items = _mine(client, ana)
+    assert [i["id"] for i in items] == [third, second, first]
+    for item in items:
+        assert item["deadline"] is None
+        assert isinstance(item["version"], int) and item["version"] >= 1
+        assert isinstance(item["your_turn"], bool)
+        assert len(item["score"]) == 2
+        assert item["status"] == "waiting" and item["your_turn"] is False
+    assert items[0]["score"] == [4, 7]
+    assert items[1]["you"] == {"seat": 1, "team": 1}
+    assert _mine(client, cid)[0]["id"] != first
+    assert len(_mine(client, cid)) == 1
+
+
+def test_your_turn_follows_to_act(client: Any) -> None:
+    match_id, seated = full_match(client, players=4, options={"first_dealer": 3},
+                                  deals=[deal(F1)])
+
+    def turn(seat: int) -> bool:
+        (item,) = _mine(client, seated[seat])
+        assert item["id"] == match_id
+        return item["your_turn"]
+
+    assert [turn(s) for s in range(4)] == [True, False, False, False]
+    act_ok(client, match_id, seated[0], {"type": "raise"})
+    assert [turn(s) for s in range(4)] == [False, True, False, True]
+    act_ok(client, match_id, seated[3], {"type": "accept"})
+    assert [turn(s) for s in range(4)] == [True, False, False, False]
+    act_ok(client, match_id, seated[0], {"type": "play", "card": "5c"})
+    assert [turn(s) for s in range(4)] == [False, True, False, False]
+    version = _mine(client, seated[0])[0]["version"]
+    act_ok(client, match_id, seated[1], {"type": "play", "card": "2c"})
+    assert _mine(client, seated[0])[0]["version"] > version
+    client.post(f"/v1/matches/{match_id}/resign", headers=seated[2].headers)
+    assert [turn(s) for s in range(4)] == [False] * 4
+    assert _mine(client, seated[0])[0]["status"] == "finished"
+
+
+def test_filters(client: Any) -> None:
+    ana, bob = register(client, "ana"), register(client, "bob")
+    waiting = create(client, ana, players=4)["id"]
+    mine_to_play = create(client, ana, options={"first_dealer": 1})["id"]
+    join(client, mine_to_play, bob)                       # seat 0 (ana) leads
+    theirs_to_play = create(client, ana, options={"first_dealer": 0})["id"]
+    join(client, theirs_to_play, bob)                     # seat 1 (bob) leads
+    finished = create(client, ana)["id"]
+    join(client, finished, bob)
+    client.post(f"/v1/matches/{finished}/resign", headers=bob.headers)
+
+    def ids(query: str) -> list[str]:
+        return [i["id"] for i in _mine(client, ana, query)]
+
+    assert ids("?status=waiting") == [waiting]
+    assert ids("?status=active") == [theirs_to_play, mine_to_play]
+    assert ids("?status=finished") == [finished]
+    assert ids("?status=cancelled") == []
+    assert ids("?your_turn=true") == [mine_to_play]
+    assert all(i["your_turn"] for i in _mine(client, ana, "?your_turn=true"))
+    assert ids("?your_turn=true&status=active") == [mine_to_play]
+    assert ids("?your_turn=true&status=waiting") == []
+    assert [i["id"] for i in _mine(client, bob, "?your_turn=true")] == [theirs_to_play]
+    assert len(ids("")) == 4
+    assert ids("?limit=2") == ids("")[:2]
+
+
+@pytest.mark.parametrize("query", ["?status=playing", "?your_turn=maybe", "?limit=0",
+                                   "?wait=61"])
+def test_bad_query_is_422(client: Any, query: str) -> None:
+    ana = register(client, "ana")
+    body = assert_problem(client.get(f"/v1/me/matches{query}", headers=ana.headers), 422,
+                          "validation_error")
+    assert query[1:].split("=")[0] in body["errors"]
+
+
+def test_the_list_has_an_etag(client: Any) -> None:
+    ana, bob = register(client, "ana"), register(client, "bob")
+    m = create(client, ana)
+    r = client.get("/v1/me/matches", headers=ana.headers)
+    tag = r.headers["ETag"]
+    again = client.get("/v1/me/matches", headers={**ana.headers, "If-None-Match": tag})
+    assert again.status_code == 304 and again.get_data() == b""
+    join(client, m["id"], bob)
+    changed = client.get("/v1/me/matches", headers={**ana.headers, "If-None-Match": tag})
+    assert changed.status_code == 200 and changed.json["items"][0]["status"] == "active"
