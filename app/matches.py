@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 import secrets
+from datetime import datetime, timezone
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select, text
+from sqlalchemy import select, text
+from sqlalchemy.orm import selectinload
 
 import engine
 from app.errors import ApiError
@@ -20,9 +22,10 @@ MAX_BOT_MOVES = 10_000
 
 
 def _get(match_id: str, lock: bool = False) -> Match:
-    query = select(Match).where(Match.id == match_id)
+    query = (select(Match).where(Match.id == match_id)
+             .options(selectinload(Match.seats).selectinload(Seat.player)))
     if lock:
-        query = query.with_for_update()
+        query = query.with_for_update(of=Match)
     match = db.session.execute(query).scalar_one_or_none()
     if match is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
@@ -45,17 +48,16 @@ def notify(match: Match) -> None:
 
 
 def _append_events(match: Match, events: list[dict[str, Any]]) -> None:
-    last = db.session.execute(
-        select(func.coalesce(func.max(Event.seq), 0)).where(Event.match_id == match.id)
-    ).scalar_one()
-    for i, data in enumerate(events, start=last + 1):
-        db.session.add(Event(match_id=match.id, seq=i, version=match.version,
+    """Add events to the log, numbered on from the match's count (the row is locked)."""
+    for data in events:
+        match.event_count += 1
+        db.session.add(Event(match_id=match.id, seq=match.event_count, version=match.version,
                              type=data["type"], data=data))
 
 
 def _bump(match: Match) -> None:
     match.version += 1
-    match.updated_at = func.now()
+    match.updated_at = datetime.now(timezone.utc)
 
 
 # --- creation and seats ----------------------------------------------------------------
@@ -96,7 +98,8 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
                   status="waiting", visibility=body["visibility"], created_by=player.id,
                   invite_code=secrets.token_urlsafe(9) if body["visibility"] == "private"
                   else None,
-                  seed=seed, fixed_deals=fixed, config=config, version=1,
+                  seed=seed, fixed_deals=fixed, config=config, version=1, event_count=0,
+                  action_count=0,
                   turn_timeout=None, on_timeout=body["on_timeout"])
     db.session.add(match)
     db.session.flush()
@@ -200,12 +203,10 @@ def _store(match: Match, state: engine.MatchState) -> None:
 
 
 def _record(match: Match, seat: int, player_id: str | None, body: dict[str, Any]) -> None:
-    count = db.session.execute(
-        select(func.count()).select_from(ActionRecord).where(ActionRecord.match_id == match.id)
-    ).scalar_one()
-    db.session.add(ActionRecord(match_id=match.id, n=count + 1, seat=seat,
+    """Record an applied action: replaying them in order rebuilds the state."""
+    match.action_count += 1
+    db.session.add(ActionRecord(match_id=match.id, n=match.action_count, seat=seat,
                                 player_id=player_id, body=body))
-    db.session.flush()
 
 
 def _run_bots(match: Match, state: engine.MatchState) -> engine.MatchState:

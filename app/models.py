@@ -76,6 +76,12 @@ class Match(db.Model):
     state: Mapped[dict[str, Any] | None] = mapped_column(JSONB)  # null while waiting
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1,
                                          server_default=text("1"))
+    event_count: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
+                                             server_default=text("0"))
+    """Events logged so far: the next event's seq is this plus one (no max() per append)."""
+    action_count: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
+                                              server_default=text("0"))
+    """Actions recorded so far: the next action's n is this plus one."""
     winner_team: Mapped[int | None] = mapped_column(SmallInteger)
     turn_timeout: Mapped[int | None] = mapped_column(Integer)  # seconds; null: no limit
     on_timeout: Mapped[str] = mapped_column(String(16), nullable=False, default="auto_play")

@@ -72,7 +72,6 @@ def post_action(body: dict[str, Any], match_id: str) -> Response:
                        current=match_view(match, seat), headers={"ETag": etag(match, seat)})
     service.act(match, seat, player, body)
     service.notify(match)
-    db.session.flush()
     view = match_view(match, seat)
     headers = {"ETag": etag(match, seat), "Cache-Control": "private, no-cache"}
     if key is not None:

@@ -40,6 +40,8 @@ def upgrade() -> None:
     sa.Column('config', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
     sa.Column('state', postgresql.JSONB(astext_type=sa.Text()), nullable=True),
     sa.Column('version', sa.Integer(), server_default=sa.text('1'), nullable=False),
+    sa.Column('event_count', sa.Integer(), server_default=sa.text('0'), nullable=False),
+    sa.Column('action_count', sa.Integer(), server_default=sa.text('0'), nullable=False),
     sa.Column('winner_team', sa.SmallInteger(), nullable=True),
     sa.Column('turn_timeout', sa.Integer(), nullable=True),
     sa.Column('on_timeout', sa.String(length=16), nullable=False),
