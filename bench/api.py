@@ -1,0 +1,1226 @@
+#!/usr/bin/env python3
+"""Benchmark the HTTP API against a baseline server, both under gunicorn on one PostgreSQL.
+
+    .venv/bin/python bench/api.py            # about two minutes, 2,000 long polls
+    .venv/bin/python bench/api.py --quick    # about a minute, 500 long polls
+
+The script starts everything it measures and stops it at the end (also on Ctrl-C or an error):
+
+- PostgreSQL: an embedded server (app.embedded_pg) in a temporary directory, or the server
+  named by BENCH_DATABASE_URL (its role needs CREATEDB; the two databases made there are
+  dropped at the end). Our database is migrated to head, as tests/conftest.py does.
+- Ours: ``gunicorn -c gunicorn.conf.py wsgi:app`` with TRUCO_ENV=testing (no rate limits),
+  WEB_CONCURRENCY=2, bound to 127.0.0.1 on a free port.
+- The baseline: ``gunicorn -c gunicorn.conf.py bench._baseline_app:app``, the same config and
+  worker class (gevent, psycopg2 made cooperative), on its own database of the same server.
+  See bench/_baseline_app.py: a static JSON body, one ``SELECT ... FOR UPDATE`` + ``UPDATE``
+  transaction, a sleeping long poll. It is the floor of each kind of request.
+
+Both servers get ``--graceful-timeout 3`` (GUNICORN_CMD_ARGS) so that held long polls do not
+delay the teardown; nothing else differs from gunicorn.conf.py.
+
+What it measures (client threads use http.client with keep-alive; each measurement is split
+into slices that alternate ours and the baseline, in ABBA order, so that a slow spell of the
+machine hits both):
+
+1. GET: each client thread reads its own match as its seated player
+   (``GET /v1/matches/{id}`` with a bearer token: token lookup, match load, the engine's view,
+   JSON) against the baseline's ``GET /view/<size>``, a static body of the same size.
+2. Actions: each client thread plays its own matches against a ``random`` bot, sending one
+   of the ``legal_actions`` of the view it last got, with ``If-Match`` and an
+   ``Idempotency-Key`` as the README tells bot authors to; when a match ends it creates the
+   next one (creations are counted apart, their time is inside the slice). The answer is the
+   view after the bot's replies. Baseline: ``POST /counter/<k>/<size>``, a one-row
+   ``SELECT ... FOR UPDATE`` + ``UPDATE`` transaction per request (a row per client thread,
+   as each of our clients locks only its own match) answering a body of the mean size of
+   our action answers.
+   Requests per second, p50 and p99 latency, and ours / baseline.
+3. Long polls: N idle ``GET /v1/matches/{id}?wait=30`` with ``If-None-Match`` held by a
+   selectors-based raw HTTP client, a tenth of them on one match and the rest spread over nine
+   others. While they wait: latency of fresh requests (a new connection each) to ``/healthz``
+   and to a match view, PostgreSQL backends of our database (pg_stat_activity), and the
+   workers' memory per waiter. Then one action on the first match; ``wake_all_ms`` is the time
+   from sending that POST to the last of its waiters' complete 200 answers. The baseline holds
+   the same number of ``GET /wait?wait=30`` requests while its ``/healthz`` is timed.
+
+Ratios are ours / baseline: below 1 for throughput means slower than the floor, above 1 for
+latency means slower too. The client runs on the same two cores as the servers and
+PostgreSQL, so the CPU used by the client, by the gunicorn workers and (embedded server only)
+by every PostgreSQL process is printed beside each figure, also per request: CPU per request
+is steadier than requests per second on a shared machine. The last line of output is one
+JSON object with every figure; the exit status is 1 when a phase failed or saw errors.
+``--logs DIR`` keeps the two servers' logs; lines that look like trouble are printed anyway.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import http.client
+import io
+import json
+import os
+import platform
+import random
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+perf_counter = time.perf_counter
+HOST = "127.0.0.1"
+REQUEST_TIMEOUT = 10.0
+"""Seconds a client waits on one plain request (socket timeout)."""
+MAX_REQUESTS_PER_THREAD = 2_000_000
+"""Every request loop also stops after this many requests, whatever its deadline says."""
+WAIT_SECONDS = 30
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") / 1024
+
+
+def log(msg: str = "") -> None:
+    print(msg, flush=True)
+
+
+class Stop(Exception):
+    """SIGTERM or SIGHUP: unwind like Ctrl-C."""
+
+
+def _raise_stop(signum, frame) -> None:
+    raise Stop(signum)
+
+
+# --------------------------------------------------------------------------------------------
+# Processes: PostgreSQL and the two gunicorn servers
+# --------------------------------------------------------------------------------------------
+
+def libpq_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def with_database(url: str, name: str) -> str:
+    from sqlalchemy.engine import make_url
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+class Postgres:
+    """An embedded PostgreSQL in `tmp` (or the server of BENCH_DATABASE_URL) and the
+    databases this run creates on it."""
+
+    def __init__(self, tmp: Path) -> None:
+        from app.embedded_pg import normalise_database_url
+        self.datadir = None
+        given = os.environ.get("BENCH_DATABASE_URL")
+        if given:
+            self.url = normalise_database_url(given)
+            self.kind = "BENCH_DATABASE_URL"
+        else:
+            from app.embedded_pg import start_embedded
+            self.datadir = tmp / "pgdata"
+            self.url = start_embedded(self.datadir)
+            self.kind = "embedded"
+        self.made: list[str] = []
+        self._admin = None
+
+    def admin(self):
+        import psycopg2
+        if self._admin is None or self._admin.closed:
+            self._admin = psycopg2.connect(libpq_url(self.url), application_name="bench-api")
+            self._admin.autocommit = True
+        return self._admin
+
+    def version(self) -> str:
+        with self.admin().cursor() as cur:
+            cur.execute("SHOW server_version")
+            return cur.fetchone()[0]
+
+    def create_database(self, name: str) -> str:
+        with self.admin().cursor() as cur:
+            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            cur.execute(f'CREATE DATABASE "{name}"')
+        self.made.append(name)
+        return with_database(self.url, name)
+
+    def backends(self, database: str) -> list[tuple[str, str, str]]:
+        """(state, application_name, query) of the client backends of `database`."""
+        with self.admin().cursor() as cur:
+            cur.execute("SELECT coalesce(state, ''), coalesce(application_name, ''), query "
+                        "FROM pg_stat_activity WHERE datname = %s "
+                        "AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+                        (database,))
+            return cur.fetchall()
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time of the embedded server's processes (postmaster and its children) so far;
+        None for an external server."""
+        if self.datadir is None:
+            return None
+        try:
+            pid = int((self.datadir / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+        return _cpu_seconds(pid) + sum(_cpu_seconds(c) for c in _children(pid))
+
+    def stop(self) -> None:
+        try:
+            if self.made and self.datadir is None:  # an external server: leave it clean
+                with self.admin().cursor() as cur:
+                    for name in self.made:
+                        cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        except Exception as exc:  # noqa: BLE001 - teardown goes on
+            log(f"warning: could not drop the bench databases: {exc}")
+        if self._admin is not None:
+            self._admin.close()
+        if self.datadir is not None:
+            from app.embedded_pg import stop_embedded
+            stop_embedded(self.datadir)
+
+
+def migrate_to_head(database_url: str) -> None:
+    """Apply every migration (as tests/conftest.py does)."""
+    from flask_migrate import upgrade
+
+    from app import create_app
+    from app.extensions import db
+
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
+    chatter = io.StringIO()  # alembic's INFO lines, shown only when the upgrade fails
+    try:
+        with app.app_context(), contextlib.redirect_stderr(chatter):
+            upgrade()
+            db.engine.dispose()
+    except BaseException:
+        log(chatter.getvalue())
+        raise
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+
+
+def _rss_kb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * PAGE_KB
+    except OSError:
+        return 0.0
+
+
+class Gunicorn:
+    """One gunicorn master and its workers, in a session (process group) of their own."""
+
+    def __init__(self, name: str, app_spec: str, env: dict[str, str], logdir: Path) -> None:
+        self.name = name
+        self.port = free_port()
+        self.log_path = logdir / f"{name}.log"
+        self._log = open(self.log_path, "wb")
+        full_env = {**os.environ, **env, "PORT": str(self.port), "BIND_HOST": HOST,
+                    "WEB_CONCURRENCY": "2", "GUNICORN_CMD_ARGS": "--graceful-timeout 3"}
+        full_env.pop("GUNICORN_ACCESS_LOG", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app_spec],
+            cwd=ROOT, env=full_env, stdout=self._log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+        self.workers: list[int] = []
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def wait_healthy(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} server exited {self.process.returncode}:\n"
+                                   f"{self.log_text()[-3000:]}")
+            try:
+                status, _, _ = fresh_request(self.port, "GET", "/healthz", timeout=1.0)
+                if status == 200:
+                    self.workers = _children(self.process.pid)
+                    if len(self.workers) >= 2:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.name} server not healthy after {timeout:.0f} s:\n"
+                           f"{self.log_text()[-3000:]}")
+
+    def cpu_seconds(self) -> float:
+        return sum(_cpu_seconds(p) for p in self.workers)
+
+    def rss_kb(self) -> float:
+        return sum(_rss_kb(p) for p in self.workers)
+
+    def stop(self) -> None:
+        """SIGTERM to the master; SIGKILL to the whole group if anything lingers."""
+        pgid = self.process.pid  # start_new_session: the group id is the master's pid
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(pgid, signal.SIGKILL)  # a worker that outlived its master
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self.process.poll() is None:
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                log(f"warning: {self.name} master {pgid} did not exit")
+        self._log.close()
+
+
+# --------------------------------------------------------------------------------------------
+# HTTP clients
+# --------------------------------------------------------------------------------------------
+
+def fresh_request(port: int, method: str, path: str, body: bytes | None = None,
+                  headers: dict[str, str] | None = None,
+                  timeout: float = REQUEST_TIMEOUT) -> tuple[int, dict[str, str], bytes]:
+    """One request on a new connection, closed afterwards."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        data = resp.read()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+    finally:
+        conn.close()
+
+
+def call_json(port: int, method: str, path: str, payload=None, token: str | None = None,
+              expect: int = 200, extra: dict[str, str] | None = None):
+    headers = dict(extra or {})
+    body = None
+    if payload is not None:
+        body = json.dumps(payload).encode()
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    status, hdrs, data = fresh_request(port, method, path, body, headers)
+    if status != expect:
+        raise RuntimeError(f"{method} {path}: {status} (wanted {expect}): {data[:500]!r}")
+    return json.loads(data) if data else None, hdrs, data
+
+
+class Conn:
+    """A keep-alive connection that reconnects after an error."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
+
+    def request(self, method: str, path: str, body: bytes | None,
+                headers: dict[str, str]) -> tuple[int, http.client.HTTPResponse, bytes]:
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            resp = self.conn.getresponse()
+            return resp.status, resp, resp.read()
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT)
+            raise
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Load: client threads for a fixed time
+# --------------------------------------------------------------------------------------------
+
+class SliceResult:
+    def __init__(self) -> None:
+        self.count = 0          # measured requests (GETs, or action POSTs)
+        self.ok = 0
+        self.errors = 0         # exceptions and unexpected statuses
+        self.extra = collections.Counter()
+        self.latencies: list[float] = []
+        self.elapsed = 0.0
+        self.client_cpu = 0.0
+        self.server_cpu = 0.0
+        self.pg_cpu: float | None = 0.0
+        self.bytes = 0
+        self.error_samples: list[str] = []
+
+    def add(self, other: "SliceResult") -> None:
+        self.count += other.count
+        self.ok += other.ok
+        self.errors += other.errors
+        self.extra.update(other.extra)
+        self.latencies.extend(other.latencies)
+        self.elapsed += other.elapsed
+        self.client_cpu += other.client_cpu
+        self.server_cpu += other.server_cpu
+        self.pg_cpu = None if self.pg_cpu is None or other.pg_cpu is None \
+            else self.pg_cpu + other.pg_cpu
+        self.bytes += other.bytes
+        self.error_samples.extend(other.error_samples[:5 - len(self.error_samples)])
+
+
+PG_CPU = None
+"""A function giving PostgreSQL's CPU seconds so far (embedded server only), or None."""
+
+
+def run_slice(server: Gunicorn, clients: list, duration: float) -> SliceResult:
+    """Each client's `step(conn, result)` in its own thread until `duration` passes."""
+    n = len(clients)
+    per_thread = [SliceResult() for _ in range(n)]
+    ends = [0.0] * n
+    clock = {}
+
+    def set_deadline() -> None:
+        clock["start"] = perf_counter()
+        clock["deadline"] = clock["start"] + duration
+
+    barrier = threading.Barrier(n, action=set_deadline)
+
+    def run(i: int) -> None:
+        res = per_thread[i]
+        conn = Conn(server.port)
+        try:
+            barrier.wait(timeout=30)
+            deadline = clock["deadline"]
+            count = 0
+            while perf_counter() < deadline and count < MAX_REQUESTS_PER_THREAD:
+                count += 1
+                try:
+                    clients[i].step(conn, res)
+                except (OSError, http.client.HTTPException, ValueError, KeyError) as exc:
+                    res.errors += 1
+                    if len(res.error_samples) < 5:
+                        res.error_samples.append(f"{type(exc).__name__}: {exc}")
+                    clients[i].reset_after_error()
+        except threading.BrokenBarrierError:
+            res.errors += 1
+        finally:
+            ends[i] = perf_counter()
+            conn.close()
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(n)]
+    cpu0, srv0 = time.process_time(), server.cpu_seconds()
+    pg0 = PG_CPU() if PG_CPU else None
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=duration + 3 * REQUEST_TIMEOUT + 30)
+    total = SliceResult()
+    for r in per_thread:
+        total.add(r)
+    total.elapsed = max(ends) - clock.get("start", max(ends)) if any(ends) else 0.0
+    total.client_cpu = time.process_time() - cpu0
+    total.server_cpu = server.cpu_seconds() - srv0
+    pg1 = PG_CPU() if PG_CPU else None
+    total.pg_cpu = None if pg0 is None or pg1 is None else pg1 - pg0
+    if any(t.is_alive() for t in threads):
+        total.extra["threads_left_running"] += sum(t.is_alive() for t in threads)
+    return total
+
+
+class GetClient:
+    def __init__(self, path: str, token: str | None) -> None:
+        self.path = path
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+
+    def step(self, conn: Conn, res: SliceResult) -> None:
+        t0 = perf_counter()
+        status, _, data = conn.request("GET", self.path, None, self.headers)
+        res.latencies.append(perf_counter() - t0)
+        res.count += 1
+        res.bytes += len(data)
+        if status == 200:
+            res.ok += 1
+        else:
+            res.errors += 1
+            res.extra[f"status_{status}"] += 1
+
+    def reset_after_error(self) -> None:
+        pass
+
+
+class ActionClient:
+    """Plays its own matches against a random bot, one legal action at a time."""
+
+    def __init__(self, token: str, seed: int) -> None:
+        self.token = token
+        self.auth = {"Authorization": f"Bearer {token}"}
+        self.rng = random.Random(seed)
+        self.match_id: str | None = None
+        self.view: dict | None = None
+        self.etag: str | None = None
+        self.stale = False
+
+    def _create(self, conn: Conn, res: SliceResult) -> None:
+        body = json.dumps({"players": 2, "bots": [{"seat": 1, "level": "random"}],
+                           "visibility": "private"}).encode()
+        status, resp, data = conn.request(
+            "POST", "/v1/matches", body, {**self.auth, "Content-Type": "application/json"})
+        res.extra["creates"] += 1
+        if status != 201:
+            res.errors += 1
+            res.extra[f"create_status_{status}"] += 1
+            return
+        self.view = json.loads(data)
+        self.match_id = self.view["id"]
+        self.etag = resp.getheader("ETag")
+
+    def _refresh(self, conn: Conn, res: SliceResult) -> None:
+        status, resp, data = conn.request("GET", f"/v1/matches/{self.match_id}", None, self.auth)
+        res.extra["refreshes"] += 1
+        if status == 200:
+            self.view = json.loads(data)
+            self.etag = resp.getheader("ETag")
+        else:
+            self.view = None
+
+    def step(self, conn: Conn, res: SliceResult) -> None:
+        if self.stale and self.match_id is not None:
+            self.stale = False
+            self._refresh(conn, res)
+            return
+        view = self.view
+        if view is None or view.get("status") != "active":
+            if view is not None and view.get("status") == "finished":
+                res.extra["matches_finished"] += 1
+            self._create(conn, res)
+            return
+        legal = view.get("legal_actions") or []
+        if not legal:
+            res.extra["no_legal_action"] += 1
+            self._refresh(conn, res)
+            if self.view is not None and not self.view.get("legal_actions") \
+                    and self.view.get("status") == "active":
+                self.view = None  # give this match up, start another
+            return
+        action = self.rng.choice(legal)
+        body = json.dumps(action).encode()
+        headers = {**self.auth, "Content-Type": "application/json",
+                   "If-Match": self.etag or "*", "Idempotency-Key": uuid.uuid4().hex}
+        t0 = perf_counter()
+        status, resp, data = conn.request("POST", f"/v1/matches/{self.match_id}/actions",
+                                          body, headers)
+        res.latencies.append(perf_counter() - t0)
+        res.count += 1
+        res.bytes += len(data)
+        if status == 200:
+            res.ok += 1
+            self.view = json.loads(data)
+            self.etag = resp.getheader("ETag")
+        else:
+            res.errors += 1
+            res.extra[f"action_status_{status}"] += 1
+            if len(res.error_samples) < 5:
+                res.error_samples.append(f"action {status}: {data[:300]!r}")
+            self._refresh(conn, res)
+
+    def reset_after_error(self) -> None:
+        self.stale = True  # read the view again before the next action
+
+
+class CounterClient:
+    """The baseline's write: one row-lock transaction per request, on its own row."""
+
+    def __init__(self, k: int, size: int, seed: int) -> None:
+        self.path = f"/counter/{k}/{size}"
+        self.rng = random.Random(seed)
+
+    def step(self, conn: Conn, res: SliceResult) -> None:
+        body = json.dumps({"type": "play", "card": self.rng.choice(["7c", "Ah", "3s"])}).encode()
+        headers = {"Content-Type": "application/json", "Idempotency-Key": uuid.uuid4().hex}
+        t0 = perf_counter()
+        status, _, data = conn.request("POST", self.path, body, headers)
+        res.latencies.append(perf_counter() - t0)
+        res.count += 1
+        res.bytes += len(data)
+        if status == 200:
+            res.ok += 1
+            json.loads(data)  # our action client parses its answer too
+        else:
+            res.errors += 1
+            res.extra[f"status_{status}"] += 1
+
+    def reset_after_error(self) -> None:
+        pass
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Nearest-rank percentile."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, int(-(-q * len(ordered) // 1)) - 1))
+    return ordered[k]
+
+
+def summarise(res: SliceResult) -> dict:
+    rps = res.count / res.elapsed if res.elapsed > 0 else None
+    return {
+        "rps": rps,
+        "p50_ms": ms(percentile(res.latencies, 0.50)),
+        "p99_ms": ms(percentile(res.latencies, 0.99)),
+        "count": res.count,
+        "errors": res.errors,
+        "seconds": res.elapsed,
+        "client_cpu": res.client_cpu / res.elapsed if res.elapsed > 0 else None,
+        "server_cpu": res.server_cpu / res.elapsed if res.elapsed > 0 else None,
+        "server_cpu_ms_per_request": (res.server_cpu / res.count * 1000) if res.count else None,
+        "pg_cpu": res.pg_cpu / res.elapsed if res.elapsed > 0 and res.pg_cpu is not None
+        else None,
+        "pg_cpu_ms_per_request": (res.pg_cpu / res.count * 1000)
+        if res.count and res.pg_cpu is not None else None,
+        "bytes_per_response": res.bytes / res.count if res.count else None,
+        "extra": dict(res.extra),
+        "error_samples": res.error_samples,
+    }
+
+
+def measure_pair(name: str, ours: tuple, base: tuple, rounds: int, slice_s: float,
+                 warmup_s: float) -> tuple[dict, dict]:
+    """Alternate slices of ours and the baseline (ABBA); each side: (server, clients)."""
+    warm = f"warm-up {warmup_s:g} s each" if warmup_s else "warmed up before"
+    log(f"  {name}: {warm}, then {rounds} x {slice_s:g} s slices each")
+    if warmup_s:
+        run_slice(*ours, warmup_s)
+        run_slice(*base, warmup_s)
+    tot_o, tot_b = SliceResult(), SliceResult()
+    for r in range(rounds):
+        order = [(ours, tot_o, "ours"), (base, tot_b, "base")]
+        if r % 2:
+            order.reverse()
+        for side, total, label in order:
+            res = run_slice(*side, slice_s)
+            total.add(res)
+            rps = res.count / res.elapsed if res.elapsed else 0
+            log(f"    slice {r + 1} {label:4}: {rps:8,.0f} req/s, {res.count:7,} requests,"
+                f" {res.errors} errors")
+    return summarise(tot_o), summarise(tot_b)
+
+
+# --------------------------------------------------------------------------------------------
+# Long polls: a selectors-based raw HTTP client for thousands of held requests
+# --------------------------------------------------------------------------------------------
+
+class Waiters:
+    """Opens one socket per request, sends it, and records when each complete answer came.
+    Runs in a thread until every answer is in, `stop()` is called, or `max_seconds` pass."""
+
+    def __init__(self, port: int, requests: list[bytes], batch: int = 100,
+                 max_seconds: float = WAIT_SECONDS + 30) -> None:
+        self.port = port
+        self.requests = requests
+        self.n = len(requests)
+        self.batch = batch
+        self.max_seconds = max_seconds
+        self.sent_at = [0.0] * self.n
+        self.done_at = [0.0] * self.n
+        self.status = [0] * self.n
+        self.body = [b""] * self.n
+        self.failed: collections.Counter = collections.Counter()
+        self.sent = 0
+        self.finished = 0
+        self.last_sent_at = 0.0
+        self._stop = threading.Event()
+        self._socks: dict[int, socket.socket] = {}
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+        for sock in list(self._socks.values()):
+            try:
+                sock.close()
+            except OSError:
+                pass
+        self._socks.clear()
+
+    def _finish(self, sel, i: int, status: int, why: str | None = None) -> None:
+        sock = self._socks.pop(i, None)
+        if sock is not None:
+            try:
+                sel.unregister(sock)
+            except (KeyError, ValueError):
+                pass
+            sock.close()
+        self.status[i] = status
+        self.done_at[i] = perf_counter()
+        self.finished += 1
+        if why:
+            self.failed[why] += 1
+
+    def _run(self) -> None:
+        sel = selectors.DefaultSelector()
+        todo = collections.deque(range(self.n))
+        connecting = 0
+        pending_out: dict[int, bytes] = {}
+        bufs: dict[int, bytearray] = {}
+        hard_deadline = perf_counter() + self.max_seconds
+        try:
+            while not self._stop.is_set() and perf_counter() < hard_deadline:
+                while todo and connecting < self.batch:
+                    i = todo.popleft()
+                    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    sock.setblocking(False)
+                    err = sock.connect_ex((HOST, self.port))
+                    self._socks[i] = sock
+                    if err not in (0, 115):  # 115: EINPROGRESS
+                        self._finish(sel, i, -1, f"connect errno {err}")
+                        continue
+                    sel.register(sock, selectors.EVENT_WRITE, i)
+                    connecting += 1
+                if self.finished >= self.n:
+                    break
+                for key, mask in sel.select(timeout=0.05):
+                    i = key.data
+                    sock = key.fileobj
+                    if mask & selectors.EVENT_WRITE:
+                        if i not in pending_out:
+                            err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+                            connecting -= 1
+                            if err:
+                                self._finish(sel, i, -1, f"connect errno {err}")
+                                continue
+                            pending_out[i] = self.requests[i]
+                        try:
+                            n = sock.send(pending_out[i])
+                        except OSError as exc:
+                            pending_out.pop(i, None)
+                            self._finish(sel, i, -1, f"send {type(exc).__name__}")
+                            continue
+                        rest = pending_out[i][n:]
+                        if rest:
+                            pending_out[i] = rest
+                            continue
+                        del pending_out[i]
+                        self.sent_at[i] = self.last_sent_at = perf_counter()
+                        self.sent += 1
+                        bufs[i] = bytearray()
+                        sel.modify(sock, selectors.EVENT_READ, i)
+                    elif mask & selectors.EVENT_READ:
+                        try:
+                            data = sock.recv(65536)
+                        except OSError as exc:
+                            self._finish(sel, i, -1, f"recv {type(exc).__name__}")
+                            continue
+                        buf = bufs[i]
+                        if data:
+                            buf += data
+                        parsed = _parse_response(bytes(buf), eof=not data)
+                        if parsed is not None:
+                            status, body = parsed
+                            self.body[i] = body
+                            self._finish(sel, i, status, None if status > 0 else "bad answer")
+                            bufs.pop(i, None)
+        finally:
+            sel.close()
+
+
+def _parse_response(buf: bytes, eof: bool) -> tuple[int, bytes] | None:
+    """(status, body) once `buf` holds a complete HTTP/1.1 answer; None while incomplete."""
+    head_end = buf.find(b"\r\n\r\n")
+    if head_end < 0:
+        return (-1, b"") if eof else None
+    head = buf[:head_end].decode("latin-1").split("\r\n")
+    try:
+        status = int(head[0].split()[1])
+    except (IndexError, ValueError):
+        return -1, b""
+    length = 0
+    for line in head[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value.strip())
+    body = buf[head_end + 4:]
+    if status == 304 or status < 200 or len(body) >= length:
+        return status, body[:length]
+    return (-1, b"") if eof else None
+
+
+def raw_get(path: str, headers: dict[str, str]) -> bytes:
+    lines = [f"GET {path} HTTP/1.1", f"Host: {HOST}"]
+    lines += [f"{k}: {v}" for k, v in headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def wait_until_idle(server: Gunicorn, waiters: Waiters, deadline: float,
+                    min_quiet: float = 0.5) -> float:
+    """After every request is sent, until the workers are (nearly) idle for 0.25 s: the held
+    requests have all done their first check and sleep. Returns the seconds it took."""
+    t0 = perf_counter()
+    while perf_counter() < deadline and waiters.sent + sum(waiters.failed.values()) < waiters.n:
+        time.sleep(0.05)
+    while perf_counter() < deadline:
+        c0, w0 = server.cpu_seconds(), perf_counter()
+        time.sleep(0.25)
+        busy = (server.cpu_seconds() - c0) / (perf_counter() - w0)
+        if busy < 0.10 and perf_counter() - waiters.last_sent_at >= min_quiet:
+            break
+    return perf_counter() - t0
+
+
+def probe_latencies(port: int, path: str, headers: dict[str, str], count: int,
+                    until: float, gap: float = 0.02) -> tuple[list[float], int]:
+    """`count` sequential requests on fresh connections (stops early at `until`)."""
+    out, errors = [], 0
+    for _ in range(count):
+        if perf_counter() >= until:
+            break
+        t0 = perf_counter()
+        try:
+            status, _, _ = fresh_request(port, "GET", path, headers=headers)
+            if status != 200:
+                errors += 1
+        except (OSError, http.client.HTTPException):
+            errors += 1
+        out.append(perf_counter() - t0)
+        time.sleep(gap)
+    return out, errors
+
+
+def ms(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * 1000
+
+
+# --------------------------------------------------------------------------------------------
+# Driver
+# --------------------------------------------------------------------------------------------
+
+def fmt(x, spec="{:,.0f}") -> str:
+    return "-" if x is None else spec.format(x)
+
+
+def pct(x):
+    return None if x is None else x * 100
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def rounded(x, digits=1):
+    return None if x is None else round(x, digits)
+
+
+def register(port: int, name: str) -> str:
+    data, _, _ = call_json(port, "POST", "/v1/players", {"name": name, "bot": True}, expect=201)
+    return data["token"]
+
+
+def create_bot_match(port: int, token: str) -> tuple[dict, str]:
+    data, hdrs, _ = call_json(port, "POST", "/v1/matches",
+                              {"players": 2, "bots": [{"seat": 1, "level": "random"}],
+                               "visibility": "private"}, token=token, expect=201)
+    return data, hdrs.get("etag")
+
+
+def long_poll_phase(ours: Gunicorn, base: Gunicorn, pg: Postgres, our_db: str, n: int,
+                    get_match: tuple[str, str], out: dict) -> None:
+    """Held long polls on ours, fresh requests meanwhile, one wake; then the baseline."""
+    groups = 10
+    players = [register(ours.port, f"waiter{g}") for g in range(groups)]
+    matches = [create_bot_match(ours.port, tok) for tok in players]
+    # waiter i waits on match i % groups: a tenth on each; group 0's match is the one that changes
+    reqs, group_of = [], []
+    for i in range(n):
+        g = i % groups
+        view, tag = matches[g]
+        reqs.append(raw_get(f"/v1/matches/{view['id']}?wait={WAIT_SECONDS}",
+                            {"Authorization": f"Bearer {players[g]}", "If-None-Match": tag}))
+        group_of.append(g)
+    view_path, view_token = get_match
+    view_headers = {"Authorization": f"Bearer {view_token}"}
+    probes = 25
+
+    idle_h, _ = probe_latencies(ours.port, "/healthz", {}, probes, perf_counter() + 10)
+    idle_v, _ = probe_latencies(ours.port, view_path, view_headers, probes, perf_counter() + 10)
+    rss0 = ours.rss_kb()
+    db_idle = pg.backends(our_db)
+
+    log(f"  ours: opening {n:,} long polls (wait={WAIT_SECONDS}, If-None-Match), "
+        f"{n // groups:,} on the match that will change")
+    waiters = Waiters(ours.port, reqs)
+    t_open = perf_counter()
+    # every figure below must be taken before the first waiters' wait runs out
+    phase_deadline = t_open + WAIT_SECONDS - 4
+    waiters.start()
+    try:
+        settle_s = wait_until_idle(ours, waiters, t_open + 20)
+        opened_s = waiters.last_sent_at - t_open if waiters.last_sent_at else None
+        early = waiters.finished
+        log(f"    all sent in {fmt(opened_s, '{:.2f}')} s, server idle after"
+            f" {settle_s:.2f} s; answered before any change: {early}"
+            f" (failures: {dict(waiters.failed) or 'none'})")
+        rss1 = ours.rss_kb()
+        db_samples = [pg.backends(our_db)]
+        wait_h, err_h = probe_latencies(ours.port, "/healthz", {}, probes, phase_deadline - 6)
+        db_samples.append(pg.backends(our_db))
+        wait_v, err_v = probe_latencies(ours.port, view_path, view_headers, probes,
+                                        phase_deadline - 5)
+        db_samples.append(pg.backends(our_db))
+        still_early = waiters.finished
+
+        def in_use(rows):
+            return [r for r in rows if r[0] != "idle" and r[2] != "LISTEN truco"]
+
+        def listeners(rows):
+            return [r for r in rows if r[2] == "LISTEN truco"]
+
+        # the wake: one action on match 0 as its seated player
+        view0, tag0 = matches[0]
+        action = view0["legal_actions"][0]
+        group0 = [i for i in range(n) if group_of[i] == 0]
+        others = [i for i in range(n) if group_of[i] != 0]
+        t_post = perf_counter()
+        acted, _, _ = call_json(ours.port, "POST", f"/v1/matches/{view0['id']}/actions",
+                                action, token=players[0],
+                                extra={"If-Match": tag0, "Idempotency-Key": uuid.uuid4().hex})
+        t_posted = perf_counter()
+        wake_deadline = perf_counter() + 15
+        while perf_counter() < wake_deadline and any(waiters.done_at[i] == 0 for i in group0):
+            time.sleep(0.002)
+        woken = [i for i in group0 if waiters.done_at[i]]
+        last = max((waiters.done_at[i] for i in woken), default=None)
+        first = min((waiters.done_at[i] for i in woken), default=None)
+        time.sleep(0.3)
+        statuses = collections.Counter(waiters.status[i] for i in group0)
+        versions_ok = sum(1 for i in woken if waiters.status[i] == 200
+                          and json.loads(waiters.body[i]).get("version") == acted["version"])
+        others_answered = sum(1 for i in others if waiters.done_at[i])
+        t_end = perf_counter()
+    finally:
+        waiters.stop()
+    wake_all = None if len(woken) < len(group0) or last is None else last - t_post
+    log(f"    one action on the first match: POST answered in {(t_posted - t_post) * 1000:.0f}"
+        f" ms; {len(woken)}/{len(group0)} of its waiters answered"
+        f" {dict(statuses)}, {versions_ok} with the new version; the last"
+        f" {fmt(ms(wake_all), '{:.0f}')} ms after the POST was sent; the other"
+        f" {len(others)} still waiting: {len(others) - others_answered}")
+    log(f"    phase took {t_end - t_open:.1f} s (the waits are {WAIT_SECONDS} s)")
+    db_max = max(db_samples, key=len)
+    out.update(
+        waiters=n,
+        waiters_open_s=rounded(opened_s, 2),
+        waiters_settle_s=rounded(settle_s, 2),
+        waiters_answered_early=still_early,
+        waiters_failed=sum(waiters.failed.values()),
+        idle_healthz_ms=rounded(ms(percentile(idle_h, 0.5)), 2),
+        idle_view_ms=rounded(ms(percentile(idle_v, 0.5)), 2),
+        waiting_healthz_ms=rounded(ms(percentile(wait_h, 0.5)), 2),
+        waiting_healthz_max_ms=rounded(ms(max(wait_h, default=None) if wait_h else None), 2),
+        waiting_view_ms=rounded(ms(percentile(wait_v, 0.5)), 2),
+        waiting_view_max_ms=rounded(ms(max(wait_v) if wait_v else None), 2),
+        waiting_probe_errors=err_h + err_v,
+        waiting_probes=len(wait_h) + len(wait_v),
+        idle_db_connections=len(db_idle),
+        waiting_db_connections=len(db_max),
+        waiting_db_connections_in_use=max(len(in_use(s)) for s in db_samples),
+        waiting_db_listeners=max(len(listeners(s)) for s in db_samples),
+        waiting_kb_per_waiter=rounded((rss1 - rss0) / n, 1),
+        wake_waiters=len(group0),
+        wake_woken=len(woken),
+        wake_all_ms=rounded(ms(wake_all), 1),
+        wake_first_ms=rounded(ms(first - t_post) if first else None, 1),
+        wake_post_ms=rounded(ms(t_posted - t_post), 1),
+        wake_after_post_answer_ms=rounded(ms(last - t_posted) if wake_all else None, 1),
+        wake_new_version=versions_ok,
+        wake_others_answered=others_answered,
+    )
+    log(f"    fresh requests while {n:,} wait: /healthz p50 {fmt(out['waiting_healthz_ms'], '{:.1f}')}"
+        f" ms (max {fmt(out['waiting_healthz_max_ms'], '{:.1f}')}; idle before:"
+        f" {fmt(out['idle_healthz_ms'], '{:.1f}')}), match view p50"
+        f" {fmt(out['waiting_view_ms'], '{:.1f}')} ms (max {fmt(out['waiting_view_max_ms'], '{:.1f}')};"
+        f" idle before: {fmt(out['idle_view_ms'], '{:.1f}')}); {err_h + err_v} errors")
+    log(f"    PostgreSQL backends of our database while they wait: {len(db_max)}"
+        f" ({out['waiting_db_connections_in_use']} not idle, {out['waiting_db_listeners']}"
+        f" LISTEN; before: {len(db_idle)}); workers' memory +{out['waiting_kb_per_waiter']}"
+        f" KB per waiter")
+
+    # the baseline: the same number of sleeping requests, /healthz timed meanwhile
+    b_idle, _ = probe_latencies(base.port, "/healthz", {}, probes, perf_counter() + 10)
+    rss0 = base.rss_kb()
+    log(f"  baseline: opening {n:,} held GET /wait?wait={WAIT_SECONDS}")
+    bw = Waiters(base.port, [raw_get(f"/wait?wait={WAIT_SECONDS}", {}) for _ in range(n)])
+    t_open = perf_counter()
+    bw.start()
+    try:
+        settle_b = wait_until_idle(base, bw, t_open + 20)
+        rss1 = base.rss_kb()
+        b_wait, b_err = probe_latencies(base.port, "/healthz", {}, probes,
+                                        t_open + WAIT_SECONDS - 4)
+        b_early = bw.finished
+    finally:
+        bw.stop()
+    out.update(
+        idle_healthz_ms_baseline=rounded(ms(percentile(b_idle, 0.5)), 2),
+        waiting_healthz_ms_baseline=rounded(ms(percentile(b_wait, 0.5)), 2),
+        waiting_healthz_max_ms_baseline=rounded(ms(max(b_wait) if b_wait else None), 2),
+        waiting_kb_per_waiter_baseline=rounded((rss1 - rss0) / n, 1),
+        waiters_answered_early_baseline=b_early,
+    )
+    out["waiting_healthz_ratio"] = rounded(ratio(out["waiting_healthz_ms"],
+                                                 out["waiting_healthz_ms_baseline"]), 2)
+    log(f"    all sent, idle after {settle_b:.2f} s; /healthz p50"
+        f" {fmt(out['waiting_healthz_ms_baseline'], '{:.1f}')} ms (max"
+        f" {fmt(out['waiting_healthz_max_ms_baseline'], '{:.1f}')}; idle before:"
+        f" {fmt(out['idle_healthz_ms_baseline'], '{:.1f}')}); answered early {b_early};"
+        f" {b_err} errors; memory +{out['waiting_kb_per_waiter_baseline']} KB per waiter")
+
+
+def scan_log(server: Gunicorn) -> tuple[int, list[str]]:
+    """Lines of a server's log that look like trouble (the normal boot and stop lines not)."""
+    bad = []
+    for line in server.log_text().splitlines():
+        low = line.lower()
+        if any(w in low for w in ("error", "traceback", "exception", "critical", "warning",
+                                  "timeout", "exited", "killed")) \
+                and "booting worker" not in low:
+            bad.append(line)
+    return len(bad), bad
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="about a minute, 500 long polls")
+    ap.add_argument("--clients", type=int, default=8, help="client threads (default 8)")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="seconds per slice (default 5, or 2.5 with --quick)")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="slices of each side per measurement (default 4, or 2 with --quick)")
+    ap.add_argument("--waiters", type=int, default=None,
+                    help="held long polls (default 2000, or 500 with --quick)")
+    ap.add_argument("--seed", type=int, default=20240601)
+    ap.add_argument("--logs", type=Path, default=None,
+                    help="copy the two servers' logs into this directory at the end")
+    args = ap.parse_args(argv)
+    slice_s = args.seconds if args.seconds is not None else (2.5 if args.quick else 5.0)
+    rounds = args.rounds if args.rounds is not None else (2 if args.quick else 4)
+    n_waiters = args.waiters if args.waiters is not None else (500 if args.quick else 2000)
+    warmup_s = 1.0 if args.quick else 2.0
+    clients_n = max(1, args.clients)
+    t_run = perf_counter()
+
+    log(f"bench/api.py: {clients_n} client threads, {rounds} x {slice_s:g} s slices per side,"
+        f" {n_waiters:,} long polls; Python {platform.python_version()}, {os.cpu_count()} CPUs")
+
+    out: dict = {}
+    failed = False
+    pg = ours = base = None
+    tmp = Path(tempfile.mkdtemp(prefix="truco-bench-api-"))
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _raise_stop)
+    try:
+        t0 = perf_counter()
+        pg = Postgres(tmp)
+        global PG_CPU
+        PG_CPU = pg.cpu_seconds if pg.cpu_seconds() is not None else None
+        tag = f"{os.getpid()}"
+        our_db, base_db = f"bench_api_{tag}", f"bench_api_base_{tag}"
+        our_url = pg.create_database(our_db)
+        base_url = pg.create_database(base_db)
+        log(f"PostgreSQL {pg.version()} ({pg.kind}) up in {perf_counter() - t0:.1f} s;"
+            f" databases {our_db}, {base_db}")
+        t0 = perf_counter()
+        migrate_to_head(our_url)
+        import psycopg2
+        with psycopg2.connect(libpq_url(base_url)) as conn, conn.cursor() as cur:
+            cur.execute("CREATE TABLE counters (id integer PRIMARY KEY, n bigint NOT NULL)")
+            cur.execute("INSERT INTO counters SELECT g, 0 FROM generate_series(0, 255) g")
+        conn.close()
+        log(f"migrations applied in {perf_counter() - t0:.1f} s")
+
+        t0 = perf_counter()
+        ours = Gunicorn("ours", "wsgi:app", {"DATABASE_URL": our_url, "TRUCO_ENV": "testing"},
+                        tmp)
+        base = Gunicorn("baseline", "bench._baseline_app:app",
+                        {"BASELINE_DSN": libpq_url(base_url), "TRUCO_ENV": "testing"}, tmp)
+        ours.wait_healthy()
+        base.wait_healthy()
+        log(f"servers up in {perf_counter() - t0:.1f} s: ours on :{ours.port} (workers"
+            f" {ours.workers}), baseline on :{base.port} (workers {base.workers})")
+
+        # set-up: one player per client thread, each with a match to read
+        tokens = [register(ours.port, f"bench{i}") for i in range(clients_n)]
+        get_matches = [create_bot_match(ours.port, tok)[0]["id"] for tok in tokens]
+        sizes = [len(fresh_request(ours.port, "GET", f"/v1/matches/{m}",
+                                   headers={"Authorization": f"Bearer {tok}"})[2])
+                 for m, tok in zip(get_matches, tokens)]
+        view_bytes = round(sum(sizes) / len(sizes))
+        out["view_bytes"] = view_bytes
+        log(f"set-up: {clients_n} players and matches; a match view is {view_bytes} bytes")
+
+        log("measuring:")
+        get_o, get_b = measure_pair(
+            "GET match view vs static body",
+            (ours, [GetClient(f"/v1/matches/{m}", t) for m, t in zip(get_matches, tokens)]),
+            (base, [GetClient(f"/view/{view_bytes}", None) for _ in range(clients_n)]),
+            rounds, slice_s, warmup_s)
+
+        # the baseline's write answers as many bytes as our action answers (measured first)
+        actors = [ActionClient(t, args.seed + i) for i, t in enumerate(tokens)]
+        probe = run_slice(ours, actors, warmup_s)  # also the warm-up of both
+        run_slice(base, [CounterClient(i, view_bytes, args.seed) for i in range(clients_n)],
+                  warmup_s)
+        action_bytes = round(probe.bytes / probe.count) if probe.count else view_bytes
+        out["action_bytes"] = action_bytes
+        act_o, act_b = measure_pair(
+            "POST action (vs random bot) vs SELECT FOR UPDATE + UPDATE",
+            (ours, actors),
+            (base, [CounterClient(i, action_bytes, args.seed + i) for i in range(clients_n)]),
+            rounds, slice_s, 0.0)
+
+        ex = act_o["extra"]
+        finished = ex.get("matches_finished", 0)
+        log("")
+        log(f"{'':34}{'req/s':>7}{'p50 ms':>8}{'p99 ms':>8}{'errors':>7}"
+            f"{'client':>8}{'workers':>8}{'PG':>6}{'workers':>9}{'PG':>7}")
+        log(f"{'':34}{'':>7}{'':>8}{'':>8}{'':>7}"
+            f"{'CPU':>8}{'CPU':>8}{'CPU':>6}{'ms/req':>9}{'ms/req':>7}")
+        for label, s in (("GET /v1/matches/{id}", get_o), ("  baseline GET static", get_b),
+                         ("POST .../actions", act_o),
+                         ("  baseline POST FOR UPDATE+UPDATE", act_b)):
+            log(f"{label:34}{fmt(s['rps']):>7}{fmt(s['p50_ms'], '{:.2f}'):>8}"
+                f"{fmt(s['p99_ms'], '{:.2f}'):>8}{s['errors']:>7}"
+                f"{fmt(pct(s['client_cpu']), '{:.0f}%'):>8}"
+                f"{fmt(pct(s['server_cpu']), '{:.0f}%'):>8}"
+                f"{fmt(pct(s['pg_cpu']), '{:.0f}%'):>6}"
+                f"{fmt(s['server_cpu_ms_per_request'], '{:.2f}'):>9}"
+                f"{fmt(s['pg_cpu_ms_per_request'], '{:.2f}'):>7}")
+        log(f"ours / baseline: GET {fmt(ratio(get_o['rps'], get_b['rps']), '{:.2f}x')} the"
+            f" requests per second, action {fmt(ratio(act_o['rps'], act_b['rps']), '{:.2f}x')}")
+        log(f"action load: {act_o['count']:,} actions, {ex.get('creates', 0)} matches created,"
+            f" {finished} finished ({fmt(act_o['count'] / finished if finished else None, '{:.1f}')}"
+            f" actions per match); other: "
+            f"{ {k: v for k, v in ex.items() if k not in ('creates', 'matches_finished')} or 'none'}")
+        for s, label in ((get_o, "GET"), (act_o, "action"), (get_b, "baseline GET"),
+                         (act_b, "baseline POST")):
+            for sample in s["error_samples"]:
+                log(f"  {label} error: {sample}")
+        log("(CPU: share of one core used by this client, by both gunicorn workers, and by"
+            " every PostgreSQL process;\n ms/req: CPU milliseconds per measured request."
+            " The machine has 2 cores for all three.)")
+
+        out.update(
+            get_rps=rounded(get_o["rps"]), get_rps_baseline=rounded(get_b["rps"]),
+            get_ratio=rounded(ratio(get_o["rps"], get_b["rps"]), 3),
+            get_p50_ms=rounded(get_o["p50_ms"], 2), get_p99_ms=rounded(get_o["p99_ms"], 2),
+            get_p50_ms_baseline=rounded(get_b["p50_ms"], 2),
+            get_p99_ms_baseline=rounded(get_b["p99_ms"], 2),
+            get_errors=get_o["errors"], get_errors_baseline=get_b["errors"],
+            get_server_cpu_ms=rounded(get_o["server_cpu_ms_per_request"], 3),
+            get_server_cpu_ms_baseline=rounded(get_b["server_cpu_ms_per_request"], 3),
+            get_pg_cpu_ms=rounded(get_o["pg_cpu_ms_per_request"], 3),
+            get_pg_cpu_ms_baseline=rounded(get_b["pg_cpu_ms_per_request"], 3),
+            action_rps=rounded(act_o["rps"]), action_rps_baseline=rounded(act_b["rps"]),
+            action_ratio=rounded(ratio(act_o["rps"], act_b["rps"]), 3),
+            action_p50_ms=rounded(act_o["p50_ms"], 2), action_p99_ms=rounded(act_o["p99_ms"], 2),
+            action_p50_ms_baseline=rounded(act_b["p50_ms"], 2),
+            action_p99_ms_baseline=rounded(act_b["p99_ms"], 2),
+            action_errors=act_o["errors"], action_errors_baseline=act_b["errors"],
+            action_server_cpu_ms=rounded(act_o["server_cpu_ms_per_request"], 3),
+            action_server_cpu_ms_baseline=rounded(act_b["server_cpu_ms_per_request"], 3),
+            action_pg_cpu_ms=rounded(act_o["pg_cpu_ms_per_request"], 3),
+            action_pg_cpu_ms_baseline=rounded(act_b["pg_cpu_ms_per_request"], 3),
+            matches_created=ex.get("creates", 0), matches_finished=finished,
+            client_cpu_get=rounded(get_o["client_cpu"], 2),
+            client_cpu_action=rounded(act_o["client_cpu"], 2),
+        )
+        if get_o["errors"] or act_o["errors"] or get_b["errors"] or act_b["errors"]:
+            failed = True
+
+        log("")
+        log("long polls:")
+        try:
+            long_poll_phase(ours, base, pg, our_db, n_waiters,
+                            (f"/v1/matches/{get_matches[0]}", tokens[0]), out)
+            if out.get("wake_all_ms") is None or out.get("waiters_answered_early") \
+                    or out.get("waiting_probe_errors"):
+                failed = True
+        except Exception:
+            failed = True
+            log("long-poll phase failed:")
+            log(traceback.format_exc())
+    except (KeyboardInterrupt, Stop):
+        failed = True
+        log("interrupted; stopping what was started")
+    except Exception:
+        failed = True
+        log("failed:")
+        log(traceback.format_exc())
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)
+        try:
+            for server in (ours, base):
+                if server is not None:
+                    server.stop()
+                    count, lines = scan_log(server)
+                    if args.logs is not None:
+                        args.logs.mkdir(parents=True, exist_ok=True)
+                        shutil.copy(server.log_path, args.logs / server.log_path.name)
+                    out[f"{'server' if server is ours else 'baseline'}_log_problems"] = count
+                    if count:
+                        log(f"{server.name} server log: {count} lines look like trouble;"
+                            f" the first ones:")
+                        for line in lines[:8]:
+                            log(f"  | {line[:300]}")
+            if pg is not None:
+                pg.stop()
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    out.update(clients=clients_n, seconds_per_slice=slice_s, rounds=rounds,
+               quick=bool(args.quick), python=platform.python_version(),
+               wall_s=round(perf_counter() - t_run, 1))
+    log("")
+    print(json.dumps(out), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
