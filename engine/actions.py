@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import parse_card
+from .cards import DECK, parse_card
 from .errors import InvalidAction
 
 _FIELDS = {
@@ -12,6 +12,9 @@ _FIELDS = {
     "accept": {"type"},
     "refuse": {"type"},
 }
+
+
+_CODES = frozenset(DECK)
 
 
 class ParsedAction(NamedTuple):
@@ -38,9 +41,9 @@ def parse_action(body: Any) -> ParsedAction:
         to = body.get("to")
         if to is not None and type(to) is not int:
             raise InvalidAction("to must be an integer", "to")
-        return ParsedAction("raise", to=to)
+        return ParsedAction("raise", None, None, False, to)
     if kind != "play":
-        return ParsedAction(kind)
+        return ParsedAction(kind, None, None, False, None)
     face_down = body.get("face_down", False)
     if type(face_down) is not bool:
         raise InvalidAction("face_down must be true or false", "face_down")
@@ -51,8 +54,10 @@ def parse_action(body: Any) -> ParsedAction:
         slot = body["slot"]
         if type(slot) is not int:
             raise InvalidAction("slot must be an integer", "slot")
-        return ParsedAction("play", slot=slot, face_down=face_down)
-    card = parse_card(body["card"])
+        return ParsedAction("play", None, slot, face_down, None)
+    card = body["card"]
+    if type(card) is not str or card not in _CODES:
+        card = parse_card(card)
     if card is None:
         raise InvalidAction(f"{body['card']!r} is not a card code such as 7c, Qd or As", "card")
-    return ParsedAction("play", card=card, face_down=face_down)
+    return ParsedAction("play", card, None, face_down, None)
