@@ -6,6 +6,7 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from app import matches as service
 from app.api.responses import json_response, not_modified, view_response
@@ -52,7 +53,8 @@ def lobby(args: dict[str, Any]) -> Response:
         query = query.where(Match.ruleset == args["ruleset"])
     if "players" in args:
         query = query.where(Match.players == args["players"])
-    rows = db.session.execute(query.order_by(Match.created_at.desc(), Match.id)
+    rows = db.session.execute(query.options(selectinload(Match.seats))
+                              .order_by(Match.created_at.desc(), Match.id)
                               .offset(args["offset"]).limit(args["limit"] + 1)).scalars().all()
     items = [match_summary(m, player) for m in rows[:args["limit"]]]
     more = len(rows) > args["limit"]

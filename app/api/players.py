@@ -6,7 +6,8 @@ from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
 
 from app import ratelimit
 from app.api.responses import json_response, not_modified
@@ -75,15 +76,19 @@ def public_profile(player_id: str) -> Response:
 
 
 def _my_matches(player: Player, args: dict[str, Any]) -> list[dict[str, Any]]:
+    """The caller's matches, newest first, filtered in SQL (`your_turn` reads the stored
+    state's `hand.to_act`)."""
+    your_turn = (Match.status == "active") & Match.state["hand"]["to_act"].op("@>")(
+        func.jsonb_build_array(Seat.seat))
     query = (select(Match).join(Seat, Seat.match_id == Match.id)
              .where(Seat.player_id == player.id)
-             .order_by(Match.created_at.desc(), Match.id))
+             .options(selectinload(Match.seats))
+             .order_by(Match.created_at.desc(), Match.id).limit(args["limit"]))
     if "status" in args:
         query = query.where(Match.status == args["status"])
-    items = [match_summary(m, player) for m in db.session.execute(query).scalars()]
     if "your_turn" in args:
-        items = [i for i in items if i["your_turn"] == args["your_turn"]]
-    return items[:args["limit"]]
+        query = query.where(your_turn if args["your_turn"] else ~func.coalesce(your_turn, False))
+    return [match_summary(m, player) for m in db.session.execute(query).scalars()]
 
 
 def _list_tag(items: list[dict[str, Any]]) -> str:

@@ -83,6 +83,8 @@ def test_filters(client: Any) -> None:
     assert ids("?your_turn=true&status=active") == [mine_to_play]
     assert ids("?your_turn=true&status=waiting") == []
     assert [i["id"] for i in _mine(client, bob, "?your_turn=true")] == [theirs_to_play]
+    assert ids("?your_turn=false") == [finished, theirs_to_play, waiting]
+    assert ids("?your_turn=false&status=active") == [theirs_to_play]
     assert len(ids("")) == 4
     assert ids("?limit=2") == ids("")[:2]
 
