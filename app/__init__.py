@@ -24,6 +24,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """
     app = Flask(__name__)
     app.request_class = ApiRequest
+    # "/v1/matches//events" is a 404 problem, not werkzeug's HTML redirect to a merged path
+    app.url_map.merge_slashes = False
     app.config.from_mapping(load_config())
     app.config["OPENAPI_FILE"] = str(ROOT / "openapi.yaml")
     overrides = dict(overrides or {})

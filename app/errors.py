@@ -15,6 +15,8 @@ Decisions:
   with ``errors`` mapping each field to its messages (request locations merged).
 - ``flask_smorest.abort(status, message=..., errors=...)`` keeps its message as ``detail``.
 - A body sent with a non-JSON Content-Type to ``get_json()`` is 415 ``unsupported_media_type``.
+- A JSON body nested deeper than ``MAX_JSON_DEPTH`` is 422 ``validation_error`` before any view
+  parses it (Python's decoder raises ``RecursionError``, not ``ValueError``, on deep nesting).
 - Anything unexpected is logged with its traceback and answered 500 ``internal_error``.
 """
 
@@ -31,6 +33,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 PROBLEM_MIMETYPE = "application/problem+json"
 TYPE_PREFIX = "urn:truco:problem:"
+MAX_JSON_DEPTH = 32  # no request body of this API is deeper than 4
 
 # Stable codes for errors raised by werkzeug / Flask rather than by our own code.
 HTTP_CODES: dict[int, str] = {
@@ -205,6 +208,11 @@ def handle_unexpected(e: Exception) -> Response | HTTPException:
     return problem(500, "internal_error", "An unexpected error occurred; it has been logged.")
 
 
+def _has_body() -> bool:
+    return bool(request.content_length) or "chunked" in request.headers.get(
+        "Transfer-Encoding", "").lower()
+
+
 def require_json_body() -> None:
     """``before_request``: a body that is not declared JSON is 415 ``unsupported_media_type``.
 
@@ -212,11 +220,36 @@ def require_json_body() -> None:
     ``text/plain`` (or with no Content-Type) would be ignored silently, e.g. a create body
     falling back to every default. Requests without a body (leave, resign) are unaffected.
     """
-    has_body = bool(request.content_length) or "chunked" in request.headers.get(
-        "Transfer-Encoding", "").lower()
-    if has_body and not request.is_json:
+    if _has_body() and not request.is_json:
         raise ApiError(415, "unsupported_media_type",
                        "Send the request body as JSON, with Content-Type: application/json.")
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether JSON ``value`` nests arrays / objects deeper than ``limit`` (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1)
+                         for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def check_json_depth() -> None:
+    """``before_request``: a JSON body nested too deeply is 422 (not a RecursionError 500)."""
+    if not request.is_json or not _has_body():
+        return
+    too_deep = ApiError(422, "validation_error", "The request body is nested too deeply.",
+                        errors={"_body": [f"nested deeper than {MAX_JSON_DEPTH} levels"]})
+    try:
+        body = request.get_json(silent=True)  # invalid JSON: None, left to the view (after 401)
+    except RecursionError:
+        raise too_deep from None
+    if _depth_exceeds(body, MAX_JSON_DEPTH):
+        raise too_deep
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -226,3 +259,4 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(Exception, handle_unexpected)
     app.before_request(require_json_body)
+    app.before_request(check_json_depth)

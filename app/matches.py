@@ -14,7 +14,7 @@ from sqlalchemy.orm import selectinload
 import engine
 from app.errors import ApiError
 from app.extensions import db
-from app.models import ActionRecord, Event, Match, Player, Seat
+from app.models import ActionRecord, Event, Match, Player, Seat, id_can_exist
 from engine.bots import AVAILABLE_LEVELS, choose_random
 
 MAX_BOT_MOVES = 10_000
@@ -22,6 +22,8 @@ MAX_BOT_MOVES = 10_000
 
 
 def _get(match_id: str, lock: bool = False) -> Match:
+    if not id_can_exist(match_id):
+        raise ApiError(404, "match_not_found", f"no match {match_id}")
     query = (select(Match).where(Match.id == match_id)
              .options(selectinload(Match.seats).selectinload(Seat.player)))
     if lock:

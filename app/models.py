@@ -33,6 +33,12 @@ def new_id(prefix: str) -> str:
     return prefix + secrets.token_hex(12)
 
 
+def id_can_exist(value: str) -> bool:
+    """False for a path id that no row can have: longer than the id columns, or with a NUL
+    (which PostgreSQL cannot store, so psycopg2 refuses to send it)."""
+    return len(value) <= 32 and "\x00" not in value
+
+
 def _now() -> MappedColumn[datetime]:
     """A ``timestamptz`` column defaulting to the database's ``now()``."""
     return mapped_column(DateTime(timezone=True), nullable=False, server_default=func.now())

@@ -9,7 +9,9 @@ from engine import OPTION_DEFAULTS, PLAYER_COUNTS, RULESETS
 from engine.bots import BOT_LEVELS
 
 MAX_TURN_TIMEOUT = 1_209_600
+MAX_OFFSET = 2**31 - 1  # PostgreSQL's OFFSET is a bigint: a larger number would be a 500
 STRICT_INT = {"strict": True}
+SEAT_RANGE = validate.Range(0, max(PLAYER_COUNTS) - 1)  # the match's own limit is checked later
 
 
 class StrictBoolean(fields.Boolean):
@@ -32,7 +34,8 @@ class QuerySchema(Schema):
 
 
 class PlayerCreateSchema(Schema):
-    name = fields.String(required=True, metadata={"description": "1 to 32 printable characters"})
+    name = fields.String(required=True, metadata={
+        "description": "1 to 32 printable characters after trimming", "minLength": 1})
     bot = StrictBoolean(load_default=False, metadata={"description": "a program, not a person"})
 
     @validates("name")
@@ -43,7 +46,7 @@ class PlayerCreateSchema(Schema):
 
 
 class BotSeatSchema(Schema):
-    seat = fields.Integer(required=True, **STRICT_INT)
+    seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
     level = fields.String(required=True, validate=validate.OneOf(BOT_LEVELS))
 
 
@@ -56,7 +59,7 @@ class MatchCreateSchema(Schema):
     ruleset = fields.String(load_default="paulista", validate=validate.OneOf(list(RULESETS)))
     players = fields.Integer(load_default=2, validate=validate.OneOf(PLAYER_COUNTS), **STRICT_INT)
     target_score = fields.Integer(load_default=12, validate=validate.Equal(12), **STRICT_INT)
-    seat = fields.Integer(load_default=None, allow_none=True, **STRICT_INT)
+    seat = fields.Integer(load_default=None, allow_none=True, validate=SEAT_RANGE, **STRICT_INT)
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
     visibility = fields.String(load_default="public", validate=validate.OneOf(["public", "private"]))
     turn_timeout = fields.Integer(
@@ -75,7 +78,7 @@ class MatchCreateSchema(Schema):
 
 
 class JoinSchema(Schema):
-    seat = fields.Integer(load_default=None, allow_none=True, **STRICT_INT)
+    seat = fields.Integer(load_default=None, allow_none=True, validate=SEAT_RANGE, **STRICT_INT)
     invite_code = fields.String(load_default=None, allow_none=True)
 
 
@@ -101,7 +104,7 @@ class EventsQuerySchema(WaitQuerySchema):
 
 class LobbyQuerySchema(QuerySchema):
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
-    offset = fields.Integer(load_default=0, validate=validate.Range(0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, MAX_OFFSET))
     ruleset = fields.String(validate=validate.OneOf(list(RULESETS)))
     players = fields.Integer(validate=validate.OneOf(PLAYER_COUNTS))
 
@@ -279,9 +282,9 @@ AUTH_REQUIRED: dict[str, Any] = {"security": [{"bearerAuth": []}]}
 AUTH_OPTIONAL: dict[str, Any] = {"security": [{}, {"bearerAuth": []}]}
 
 
-def header_param(name: str, description: str) -> dict[str, Any]:
+def header_param(name: str, description: str, **schema: Any) -> dict[str, Any]:
     return {"in": "header", "name": name, "required": False, "description": description,
-            "schema": {"type": "string"}}
+            "schema": {"type": "string", **schema}}
 
 
 IF_NONE_MATCH = header_param("If-None-Match", "an ETag from an earlier answer: 304 when "
@@ -289,4 +292,5 @@ IF_NONE_MATCH = header_param("If-None-Match", "an ETag from an earlier answer: 3
 IF_MATCH = header_param("If-Match", "apply only if the match still has this ETag, "
                         "else 412 version_mismatch with the current view")
 IDEMPOTENCY_KEY = header_param("Idempotency-Key", "1 to 255 characters; a repeat with the "
-                               "same body returns the stored answer and acts once")
+                               "same body returns the stored answer and acts once",
+                               minLength=1, maxLength=255)

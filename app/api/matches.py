@@ -30,7 +30,7 @@ def _authenticate() -> None:
 
 
 @blp.route("/matches", methods=["POST"])
-@blp.arguments(MatchCreateSchema)
+@blp.arguments(MatchCreateSchema, required=False)
 @blp.response(201, MatchViewSchema)
 @blp.doc(**AUTH_REQUIRED)
 def create(body: dict[str, Any]) -> Response:
@@ -93,7 +93,7 @@ def show(args: dict[str, Any], match_id: str) -> Response:
 
 
 @blp.route("/matches/<match_id>/join", methods=["POST"])
-@blp.arguments(JoinSchema)
+@blp.arguments(JoinSchema, required=False)
 @blp.response(200, MatchViewSchema)
 @blp.doc(**AUTH_REQUIRED)
 def join(body: dict[str, Any], match_id: str) -> Response:

@@ -14,11 +14,10 @@ from app.api.responses import json_response, not_modified
 from app.auth import hash_token, new_token, require_player
 from app.errors import ApiError
 from app.extensions import db
-from app.models import Match, Player, Seat
+from app.models import Match, Player, Seat, id_can_exist
 from app.rendering import etag_matches, match_summary, player_public
 from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, MatchListSchema, MyMatchesQuerySchema,
-                         PlayerCreatedSchema, PlayerCreateSchema, PlayerProfileSchema,
-                         PlayerPublicSchema)
+                         PlayerCreatedSchema, PlayerCreateSchema, PlayerProfileSchema)
 from app.waiting import hub
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
@@ -66,10 +65,10 @@ def me() -> Response:
 
 
 @blp.route("/players/<player_id>")
-@blp.response(200, PlayerPublicSchema)
+@blp.response(200, PlayerProfileSchema)
 def public_profile(player_id: str) -> Response:
     """A player's public profile (never the token)."""
-    player = db.session.get(Player, player_id)
+    player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
     if player is None:
         raise ApiError(404, "player_not_found", f"no player {player_id}")
     return json_response({**player_public(player), "stats": _stats(player.id)})

@@ -18,7 +18,7 @@ def _options(base: int) -> dict[str, dict[str, object]]:
         for name, values in OPTION_CHOICES.items()}
     out["first_dealer"] = {"values": ["random", "a seat number"],
                            "default": OPTION_DEFAULTS["first_dealer"]}
-    out["iron_hand_value"] = {"values": "an integer from 1 to 12", "default": base}
+    out["iron_hand_value"] = {"values": "an integer of at least 1", "default": base}
     return out
 
 
