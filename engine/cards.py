@@ -20,6 +20,7 @@ def parse_card(text: object) -> str | None:
     return _CANONICAL.get(text.strip().lower()) if len(text) <= 3 else None
 
 
+@lru_cache(maxsize=64)
 def manilhas(ruleset: str, vira: str | None) -> tuple[str, ...]:
     """The four manilhas, strongest first."""
     if ruleset == "mineiro":
