@@ -61,7 +61,8 @@ class MatchCreateSchema(Schema):
     target_score = fields.Integer(load_default=12, validate=validate.Equal(12), **STRICT_INT)
     seat = fields.Integer(load_default=None, allow_none=True, validate=SEAT_RANGE, **STRICT_INT)
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
-    visibility = fields.String(load_default="public", validate=validate.OneOf(["public", "private"]))
+    visibility = fields.String(load_default="public",
+                               validate=validate.OneOf(["public", "private"]))
     turn_timeout = fields.Integer(
         load_default=None, allow_none=True, validate=validate.Range(10, MAX_TURN_TIMEOUT),
         metadata={"description": "seconds per turn; deadlines are not enforced yet: must be null"},

@@ -57,8 +57,8 @@ class Hand:
     def copy(self) -> "Hand":
         return Hand(self.number, self.dealer, self.vira, list(self.hands),
                     self.stake, self.special, self.pending, list(self.refused),
-                    self.last_call_team, [t if t.done else t.copy() for t in self.tricks], self.turn,
-                    list(self.to_act), self.eleven_team)
+                    self.last_call_team, [t if t.done else t.copy() for t in self.tricks],
+                    self.turn, list(self.to_act), self.eleven_team)
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "dealer": self.dealer, "vira": self.vira,
