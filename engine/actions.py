@@ -43,7 +43,7 @@ def parse_action(body: Any) -> ParsedAction:
             raise InvalidAction("to must be an integer", "to")
         return ParsedAction("raise", None, None, False, to)
     if kind != "play":
-        return ParsedAction(kind, None, None, False, None)
+        return ParsedAction(str(kind), None, None, False, None)
     face_down = body.get("face_down", False)
     if type(face_down) is not bool:
         raise InvalidAction("face_down must be true or false", "face_down")

@@ -79,6 +79,7 @@ def _answer(state: MatchState, seat: int, accept: bool) -> tuple[MatchState, lis
             h.to_act = deciders(s, team, (h.dealer + 1) % s.players, h.refused)
         return s, events
     if accept:
+        assert h.turn is not None  # a raise is only called while a seat is to play
         h.stake = pending["to"]
         h.pending, h.refused, h.to_act = None, [], [h.turn]
         return s, [{"type": "raise_accepted", "seat": seat, "stake": h.stake}]
