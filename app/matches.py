@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import select, text
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload
 
 import engine
 from app.errors import ApiError
@@ -25,10 +25,10 @@ def _get(match_id: str, lock: bool = False) -> Match:
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     query = (select(Match).where(Match.id == match_id)
-             .options(selectinload(Match.seats).selectinload(Seat.player)))
+             .options(joinedload(Match.seats).joinedload(Seat.player)))
     if lock:
         query = query.with_for_update(of=Match)
-    match = db.session.execute(query).scalar_one_or_none()
+    match = db.session.execute(query).unique().scalar_one_or_none()
     if match is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     return match
