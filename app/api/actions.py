@@ -45,6 +45,8 @@ def _body_hash(body: dict[str, Any]) -> str:
 @blp.arguments(ActionSchema)
 @blp.response(200, MatchViewSchema)
 @blp.alt_response(412, description="If-Match no longer matches (code version_mismatch)")
+@blp.alt_response(429, description="too many actions by this player (code rate_limited, "
+                                   "Retry-After)")
 @blp.alt_response(422, description="validation_error, illegal_action (with reason and "
                                    "legal_actions) or idempotency_key_reused")
 @blp.doc(**{**AUTH_REQUIRED, "parameters": [IF_MATCH, IDEMPOTENCY_KEY]})

@@ -33,6 +33,8 @@ def _authenticate() -> None:
 @blp.route("/players", methods=["POST"])
 @blp.arguments(PlayerCreateSchema)
 @blp.response(201, PlayerCreatedSchema)
+@blp.alt_response(429, description="too many registrations from this address "
+                                   "(code rate_limited, Retry-After)")
 def register(body: dict[str, Any]) -> Response:
     """Register a player; the token in the answer is shown only this once."""
     ratelimit.check("register", ratelimit.client_address())
