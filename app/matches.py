@@ -14,7 +14,7 @@ from sqlalchemy.orm import joinedload
 import engine
 from app.errors import ApiError
 from app.extensions import db
-from app.models import ActionRecord, Event, Match, Player, Seat, id_can_exist
+from app.models import ActionRecord, Event, Match, Player, Seat, id_can_exist, new_id
 from engine.bots import AVAILABLE_LEVELS, choose_random
 
 MAX_BOT_MOVES = 10_000
@@ -96,20 +96,18 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
     config = {"options": body["options"], "deals": body["deals"],
               "start_score": body["start_score"]}
     _start_state(body["ruleset"], players, seed, config)  # validates everything up front
-    match = Match(ruleset=body["ruleset"], players=players, target_score=body["target_score"],
+    match = Match(id=new_id("m_"), ruleset=body["ruleset"], players=players,
+                  target_score=body["target_score"],
                   status="waiting", visibility=body["visibility"], created_by=player.id,
                   invite_code=secrets.token_urlsafe(9) if body["visibility"] == "private"
                   else None,
                   seed=seed, fixed_deals=fixed, config=config, version=1, event_count=0,
                   action_count=0,
-                  turn_timeout=None, on_timeout=body["on_timeout"])
+                  turn_timeout=None, on_timeout=body["on_timeout"],
+                  seats=[Seat(seat=seat, player=player)]
+                  + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots])
     db.session.add(match)
-    db.session.flush()
-    db.session.add(Seat(match_id=match.id, seat=seat, player_id=player.id))
-    for bot in bots:
-        db.session.add(Seat(match_id=match.id, seat=bot["seat"], bot_level=bot["level"]))
-    db.session.flush()
-    db.session.refresh(match)
+    db.session.flush()  # the match row before its events (they refer to it by key only)
     _append_events(match, [{"type": "player_joined", "seat": seat, "player_id": player.id}]
                    + [{"type": "player_joined", "seat": b["seat"], "bot_level": b["level"]}
                       for b in bots])
@@ -138,16 +136,14 @@ def _start_if_full(match: Match) -> None:
     state, events = _start_state(match.ruleset, match.players, match.seed, match.config)
     match.status = "active"
     _append_events(match, [{"type": "match_started"}] + events)
-    _store(match, state)
-    _run_bots(match, state)
+    _run_bots(match, state)  # stores the state, after the bots' moves if any
 
 
 def join_match(player: Player, match_id: str, seat: int | None,
                invite_code: str | None) -> tuple[Match, bool]:
     """Seat the player; (match, True) when a seat was taken now, False when already seated."""
     match = lock_match(match_id)
-    current = next((s for s in match.seats if s.player_id == player.id), None)
-    if current is not None:
+    if match.seat_of(player.id) is not None:
         db.session.rollback()
         return match, False
     if match.status != "waiting":
@@ -162,9 +158,7 @@ def join_match(player: Player, match_id: str, seat: int | None,
                        errors={"seat": [f"must be from 0 to {match.players - 1}"]})
     elif seat in taken:
         raise ApiError(409, "seat_taken", f"seat {seat} is taken")
-    db.session.add(Seat(match_id=match.id, seat=seat, player_id=player.id))
-    db.session.flush()
-    db.session.refresh(match)
+    match.seats.append(Seat(seat=seat, player=player))
     _bump(match)
     _append_events(match, [{"type": "player_joined", "seat": seat, "player_id": player.id}])
     _start_if_full(match)
@@ -175,17 +169,14 @@ def join_match(player: Player, match_id: str, seat: int | None,
 
 def leave_match(player: Player, match_id: str) -> Match:
     match = lock_match(match_id)
-    seat = next((s for s in match.seats if s.player_id == player.id), None)
+    seat = match.seat_of(player.id)
     if seat is None:
         raise ApiError(403, "not_a_player", "you have no seat in this match")
     if match.status != "waiting":
         raise ApiError(409, "match_not_waiting", "you can leave only before the match starts")
-    number = seat.seat  # read before the delete: the row's attributes expire with it
-    db.session.delete(seat)
-    db.session.flush()
-    db.session.refresh(match)
+    match.seats.remove(seat)  # delete-orphan: the row goes at the flush
     _bump(match)
-    _append_events(match, [{"type": "player_left", "seat": number, "player_id": player.id}])
+    _append_events(match, [{"type": "player_left", "seat": seat.seat, "player_id": player.id}])
     if not any(s.player_id for s in match.seats):
         match.status = "cancelled"
         _append_events(match, [{"type": "match_cancelled"}])
@@ -250,14 +241,14 @@ def act(match: Match, seat: int, player: Player, body: dict[str, Any]) -> engine
 
 def resign(player: Player, match_id: str) -> Match:
     match = lock_match(match_id)
-    seat = next((s.seat for s in match.seats if s.player_id == player.id), None)
+    seat = match.seat_of(player.id)
     if seat is None:
         raise ApiError(403, "not_a_player", "you have no seat in this match")
     if match.status != "active":
         raise ApiError(409, "match_not_active", f"the match is {match.status}")
-    state, events = engine.resign(engine.MatchState.from_json(match.state), seat)
+    state, events = engine.resign(engine.MatchState.from_json(match.state), seat.seat)
     _bump(match)
-    _record(match, seat, player.id, {"type": "resign"})
+    _record(match, seat.seat, player.id, {"type": "resign"})
     _append_events(match, events)
     _store(match, state)
     notify(match)

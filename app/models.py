@@ -101,6 +101,10 @@ class Match(db.Model):
         back_populates="match", order_by="Seat.seat", cascade="all, delete-orphan"
     )
 
+    def seat_of(self, player_id: str | None) -> Seat | None:
+        """The seat `player_id` holds here, or None (a spectator)."""
+        return next((s for s in self.seats if player_id and s.player_id == player_id), None)
+
 
 class Seat(db.Model):
     """A seat of a match, taken by a player or by a built-in bot (``bot_level``)."""

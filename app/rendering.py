@@ -19,9 +19,8 @@ def player_public(player: Player) -> dict[str, Any]:
 
 def seat_of(match: Match, player: Player | None) -> int | None:
     """The caller's seat in `match`, or None for a spectator."""
-    if player is None:
-        return None
-    return next((s.seat for s in match.seats if s.player_id == player.id), None)
+    seat = match.seat_of(player.id if player is not None else None)
+    return None if seat is None else seat.seat
 
 
 def etag(match: Match, seat: int | None) -> str:
