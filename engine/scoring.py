@@ -1,18 +1,9 @@
 """Ending a hand: points, games, the match's end and the next deal (RULES.md §10)."""
 from __future__ import annotations
 
-from typing import Any
-
 from .deal import Event, deal
 from .rules import TARGET_SCORE
 from .state import MatchState
-
-
-def _table_tricks(state: MatchState) -> list[dict[str, Any]]:
-    """The hand's tricks as they were seen at the table (full cards, redacted by views)."""
-    return [{"plays": [{"seat": s, "card": c, "face_down": fd} for s, c, fd in t.plays],
-             "winner_team": t.winner_team, "tie": t.tie}
-            for t in state.hand.tricks if t.plays]
 
 
 def finish_match(state: MatchState, team: int) -> None:
@@ -31,7 +22,8 @@ def end_hand(state: MatchState, team: int | None, points: int, reason: str) -> l
     if team is not None:
         state.score[team] += points
     state.last_hand = {"number": h.number, "winner_team": team, "points": points,
-                       "reason": reason, "tricks": _table_tricks(state)}
+                       "reason": reason,
+                       "tricks": [t.as_table() for t in h.tricks if t.plays]}
     events: list[Event] = [{"type": "hand_won", "hand": h.number, "winner_team": team,
                             "points": points, "reason": reason, "score": list(state.score)}]
     if team is not None and state.score[team] >= TARGET_SCORE:

@@ -21,6 +21,11 @@ class Trick:
     def copy(self) -> "Trick":
         return self if self.done else Trick(self.leader, list(self.plays), None, False, False)
 
+    def as_table(self) -> dict[str, Any]:
+        """The trick as it lies on the table (unredacted): API.md's trick object."""
+        return {"plays": [{"seat": s, "card": c, "face_down": fd} for s, c, fd in self.plays],
+                "winner_team": self.winner_team, "tie": self.tie}
+
     def to_json(self) -> dict[str, Any]:
         return {"leader": self.leader, "plays": [list(p) for p in self.plays],
                 "winner_team": self.winner_team, "tie": self.tie, "done": self.done}

@@ -7,26 +7,14 @@ from .cards import manilhas
 from .deal import Event
 from .legal import is_blind, legal_actions
 from .rules import TARGET_SCORE
-from .state import MatchState, Trick
+from .state import MatchState
 
 
-def _play_json(seat: int, card: str, face_down: bool, viewer: int | None) -> dict[str, Any]:
-    shown = card if not face_down or viewer == seat else None
-    return {"seat": seat, "card": shown, "face_down": face_down}
-
-
-def _tricks_json(tricks: list[Trick], viewer: int | None) -> list[dict[str, Any]]:
-    return [{"plays": [_play_json(s, c, fd, viewer) for s, c, fd in t.plays],
-             "winner_team": t.winner_team, "tie": t.tie} for t in tricks if t.plays]
-
-
-def _last_hand_json(last: dict[str, Any] | None, viewer: int | None) -> dict[str, Any] | None:
-    if last is None:
-        return None
-    tricks = [{"plays": [_play_json(p["seat"], p["card"], p["face_down"], viewer)
-                         for p in t["plays"]],
-               "winner_team": t["winner_team"], "tie": t["tie"]} for t in last["tricks"]]
-    return {**last, "tricks": tricks}
+def _redact_tricks(tricks: list[dict[str, Any]],
+                   viewer: int | None) -> list[dict[str, Any]]:
+    """Table tricks as `viewer` sees them: a face-down card only to the seat that played it."""
+    return [{**t, "plays": [p if not p["face_down"] or p["seat"] == viewer
+                            else {**p, "card": None} for p in t["plays"]]} for t in tricks]
 
 
 def _partner_seats(state: MatchState, seat: int | None) -> list[int] | None:
@@ -54,7 +42,7 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
                                                          for p in partners},
         "stake": h.stake, "special": h.special,
         "pending": dict(h.pending) if h.pending else None,
-        "tricks": _tricks_json(h.tricks, seat),
+        "tricks": _redact_tricks([t.as_table() for t in h.tricks if t.plays], seat),
         "to_act": list(h.to_act),
     }
     return {
@@ -64,7 +52,8 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "winner_team": state.winner_team,
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
         "hand": hand,
-        "last_hand": _last_hand_json(state.last_hand, seat),
+        "last_hand": None if state.last_hand is None else {
+            **state.last_hand, "tricks": _redact_tricks(state.last_hand["tricks"], seat)},
         "legal_actions": [] if seat is None else legal_actions(state, seat),
         "cards_in_hand": [len(c) for c in h.hands],
     }
