@@ -31,9 +31,9 @@ def _authenticate() -> None:
 def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and (not 1 <= len(key) <= 255 or "\x00" in key):
-        raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 255 characters, "
-                       "without NUL", errors={"Idempotency-Key": ["must be 1 to 255 characters, "
-                                                                  "without NUL"]})
+        rule = "must be 1 to 255 characters, without NUL"
+        raise ApiError(422, "validation_error", f"Idempotency-Key {rule}",
+                       errors={"Idempotency-Key": [rule]})
     return key
 
 
