@@ -75,10 +75,6 @@ class ProblemSchema(ma.Schema):
     status = ma.fields.Integer(required=True)
     detail = ma.fields.String(required=True, metadata={"description": "a human sentence"})
     code = ma.fields.String(required=True, metadata={"description": "stable machine code"})
-    errors = ma.fields.Dict(
-        keys=ma.fields.String(),
-        metadata={"description": "validation_error: the messages of each invalid field"},
-    )
 
 
 class ApiError(Exception):

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import http
+from typing import Any
 
 import flask_smorest
+import marshmallow
+from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow.common import resolve_schema_instance
 from flask_migrate import Migrate
 from flask_smorest.utils import prepare_response
 from flask_sqlalchemy import SQLAlchemy
@@ -12,6 +16,8 @@ from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 from app.errors import PROBLEM_MIMETYPE, ProblemSchema
+from app.schemas import (ENUMS, HEADERS, UNIONS, UNPROCESSABLE, Component,
+                         RateLimitedProblemSchema, ResponseSchema)
 
 # Stable constraint names, so that migrations can refer to them.
 NAMING_CONVENTION = {
@@ -29,17 +35,83 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+class TypedConverter(OpenAPIConverter):
+    """apispec's converter, writing the shapes that client generators turn into typed models:
+
+    - a nullable nested object is ``allOf: [$ref]`` + ``nullable: true`` (apispec writes
+      ``anyOf: [{type: object, nullable: true}, $ref]``, which generators read as a dict);
+    - a :class:`~app.schemas.Component` field is a ``$ref`` to a hand-written component;
+    - every field of a :class:`~app.schemas.ResponseSchema` is required unless it is named in
+      its ``OPTIONAL`` (the server always sends it).
+    """
+
+    def init_attribute_functions(self) -> None:
+        super().init_attribute_functions()
+        self.attribute_functions.append(self.component2ref)
+
+    def field2nullable(self, field: marshmallow.fields.Field, ret: dict) -> dict:
+        if field.allow_none and "$ref" in ret:
+            return {"allOf": [{"$ref": ret.pop("$ref")}], "nullable": True}
+        return super().field2nullable(field, ret)
+
+    def component2ref(self, field: marshmallow.fields.Field, ret: dict, **_: Any) -> dict:
+        if not isinstance(field, Component):
+            return {}
+        ref = {"$ref": f"#/components/schemas/{field.component}"}
+        return {"allOf": [ref]} if field.allow_none else ref
+
+    def schema2jsonschema(self, schema: Any) -> dict:
+        jsonschema = super().schema2jsonschema(schema)
+        instance = resolve_schema_instance(schema)
+        if isinstance(instance, ResponseSchema):
+            sent = set(jsonschema["properties"]) - instance.OPTIONAL
+            if sent:
+                jsonschema["required"] = sorted(sent)
+        return jsonschema
+
+
+class TypedMarshmallowPlugin(MarshmallowPlugin):
+    Converter = TypedConverter
+
+
 class ProblemApi(flask_smorest.Api):
-    """flask-smorest's Api, documenting error responses as ``application/problem+json``."""
+    """flask-smorest's Api, with the typed converter, error responses documented as
+    ``application/problem+json``, and the hand-written components of app.schemas (the
+    ``oneOf`` unions with their discriminators, the response headers)."""
 
     ERROR_SCHEMA = ProblemSchema
 
+    def _init_spec(self, **kwargs: Any) -> None:
+        kwargs.setdefault("marshmallow_plugin", TypedMarshmallowPlugin())
+        super()._init_spec(**kwargs)
+        components = self.spec.components
+        for name, values in ENUMS.items():
+            components.schema(name, component={"type": "string", "enum": values})
+        for name, union in UNIONS.items():
+            mapping = {}
+            for value, schema in union.variants.items():
+                variant = schema.__name__.removesuffix("Schema")
+                components.schema(variant, schema=schema)
+                mapping[value] = f"#/components/schemas/{variant}"
+            components.schema(name, component={
+                "oneOf": [{"$ref": ref} for ref in mapping.values()],
+                "discriminator": {"propertyName": union.key, "mapping": mapping}})
+        for name, header in HEADERS.items():
+            components.header(name, header)
+
     def _register_responses(self) -> None:
-        """As flask-smorest 0.47 does, with the problem schema and media type."""
+        """As flask-smorest 0.47 does, with the problem schemas and media type."""
+        special: dict[int, tuple[Any, dict[str, str]]] = {
+            422: (UNPROCESSABLE, {}),
+            429: (RateLimitedProblemSchema, {"Retry-After": "Retry-After"}),
+        }
         for status in http.HTTPStatus:
             response: dict = {"description": status.phrase}
             if status >= 400:
-                response["schema"] = self.ERROR_SCHEMA
+                schema, headers = special.get(status, (self.ERROR_SCHEMA, {}))
+                response["schema"] = schema
+                if headers:
+                    response["headers"] = headers
                 prepare_response(response, self.spec, PROBLEM_MIMETYPE)
             else:
                 prepare_response(response, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)

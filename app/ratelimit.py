@@ -6,6 +6,7 @@ each keeps its own counters, so the effective limit is at most processes x COUNT
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
 
@@ -34,7 +35,7 @@ def check(kind: str, key: str) -> None:
         if now - start >= period:
             start, used = now, 0
         if used >= limit:
-            retry = period - (now - start)
+            retry = max(1, math.ceil(period - (now - start)))  # whole seconds, as documented
             raise ApiError(429, "rate_limited", f"too many {kind} requests; retry later",
                            retry_after=retry)
         _windows[(kind, key)] = (start, used + 1)

@@ -26,6 +26,8 @@ def test_registration_is_limited_per_address(limited_client: Any) -> None:
     assert r.status_code == 429
     assert r.headers["Content-Type"] == "application/problem+json"
     assert r.json["code"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
+    assert type(r.json["retry_after"]) is int  # whole seconds, as openapi.yaml says
+    assert r.json["retry_after"] == int(r.headers["Retry-After"])
 
 
 def test_actions_are_limited_per_player_and_a_limited_action_changes_nothing(

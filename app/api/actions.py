@@ -12,12 +12,14 @@ from app import matches as service
 from app import ratelimit
 from app.api.responses import json_response
 from app.auth import require_player
-from app.errors import ApiError
+from app.errors import PROBLEM_MIMETYPE, ApiError, ProblemSchema
 from app.extensions import db
 from app.models import IdempotencyRecord
 from app.rendering import etag, etag_matches, match_view, seat_of
-from app.schemas import (AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
-                         MatchViewSchema)
+from app.schemas import (ACTION_BODY, AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
+                         IllegalActionProblemSchema, MatchViewSchema, RateLimitedProblemSchema,
+                         ValidationProblemSchema, VersionMismatchProblemSchema, any_problem,
+                         headers)
 
 blp = Blueprint("actions", __name__, url_prefix="/v1", description="Playing a match")
 
@@ -41,15 +43,22 @@ def _body_hash(body: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
-@blp.route("/matches/<match_id>/actions", methods=["POST"])
+@blp.route("/matches/<match_id>/actions", methods=["POST"],
+           parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 @blp.arguments(ActionSchema)
-@blp.response(200, MatchViewSchema)
-@blp.alt_response(412, description="If-Match no longer matches (code version_mismatch)")
-@blp.alt_response(429, description="too many actions by this player (code rate_limited, "
-                                   "Retry-After)")
-@blp.alt_response(422, description="validation_error, illegal_action (with reason and "
-                                   "legal_actions) or idempotency_key_reused")
-@blp.doc(**{**AUTH_REQUIRED, "parameters": [IF_MATCH, IDEMPOTENCY_KEY]})
+@blp.response(200, MatchViewSchema, headers=headers("ETag", "Idempotent-Replayed"))
+@blp.alt_response(412, schema=VersionMismatchProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  headers=headers("ETag"),
+                  description="If-Match no longer matches (code version_mismatch)")
+@blp.alt_response(429, schema=RateLimitedProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  headers=headers("Retry-After"),
+                  description="too many actions by this player (code rate_limited)")
+@blp.alt_response(422, schema=any_problem(IllegalActionProblemSchema, ValidationProblemSchema,
+                                          ProblemSchema),
+                  content_type=PROBLEM_MIMETYPE,
+                  description="illegal_action (with reason and legal_actions), validation_error "
+                              "or idempotency_key_reused")
+@blp.doc(**AUTH_REQUIRED, **ACTION_BODY)
 def post_action(body: dict[str, Any], match_id: str) -> Response:
     """Play, raise, accept or refuse. Answers with your view after the action and after every
     bot move it triggered."""

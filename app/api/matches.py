@@ -14,9 +14,9 @@ from app.auth import optional_player, require_player
 from app.extensions import db
 from app.models import Match
 from app.rendering import etag, etag_matches, match_summary, seat_of
-from app.schemas import (AUTH_OPTIONAL, AUTH_REQUIRED, IF_NONE_MATCH, JoinSchema,
-                         LobbyQuerySchema, MatchCreateSchema, MatchListSchema, MatchViewSchema,
-                         WaitQuerySchema)
+from app.schemas import (AUTH_OPTIONAL, AUTH_REQUIRED, IF_NONE_MATCH, JOIN_EXAMPLES,
+                         MATCH_EXAMPLES, JoinSchema, LobbyQuerySchema, MatchCreateSchema,
+                         MatchListSchema, MatchViewSchema, WaitQuerySchema, examples, headers)
 from app.waiting import hub
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
@@ -30,8 +30,8 @@ def _authenticate() -> None:
 
 
 @blp.route("/matches", methods=["POST"])
-@blp.arguments(MatchCreateSchema, required=False)
-@blp.response(201, MatchViewSchema)
+@blp.arguments(MatchCreateSchema, required=False, examples=examples(MATCH_EXAMPLES))
+@blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
 @blp.doc(**AUTH_REQUIRED)
 def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
@@ -62,11 +62,12 @@ def lobby(args: dict[str, Any]) -> Response:
                           "next_offset": args["offset"] + args["limit"] if more else None})
 
 
-@blp.route("/matches/<match_id>")
+@blp.route("/matches/<match_id>", parameters=[IF_NONE_MATCH])
 @blp.arguments(WaitQuerySchema, location="query")
-@blp.response(200, MatchViewSchema)
-@blp.alt_response(304, description="unchanged since If-None-Match (after `wait` seconds)")
-@blp.doc(**{**AUTH_OPTIONAL, "parameters": [IF_NONE_MATCH]})
+@blp.response(200, MatchViewSchema, headers=headers("ETag"))
+@blp.alt_response(304, description="unchanged since If-None-Match (after `wait` seconds)",
+                  headers=headers("ETag"))
+@blp.doc(**AUTH_OPTIONAL)
 def show(args: dict[str, Any], match_id: str) -> Response:
     """The match as the caller may see it. `If-None-Match` gives 304 when nothing changed;
     with `wait` the request is held until the match changes or the wait runs out."""
@@ -93,8 +94,8 @@ def show(args: dict[str, Any], match_id: str) -> Response:
 
 
 @blp.route("/matches/<match_id>/join", methods=["POST"])
-@blp.arguments(JoinSchema, required=False)
-@blp.response(200, MatchViewSchema)
+@blp.arguments(JoinSchema, required=False, examples=examples(JOIN_EXAMPLES))
+@blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(**AUTH_REQUIRED)
 def join(body: dict[str, Any], match_id: str) -> Response:
     """Take a seat (`seat`, or the first free one); private matches need `invite_code`.
@@ -105,7 +106,7 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 
 
 @blp.route("/matches/<match_id>/leave", methods=["POST"])
-@blp.response(200, MatchViewSchema)
+@blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(**AUTH_REQUIRED)
 def leave(match_id: str) -> Response:
     """Give up your seat before the match starts."""
@@ -115,7 +116,7 @@ def leave(match_id: str) -> Response:
 
 
 @blp.route("/matches/<match_id>/resign", methods=["POST"])
-@blp.response(200, MatchViewSchema)
+@blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(**AUTH_REQUIRED)
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""

@@ -12,12 +12,13 @@ from sqlalchemy.orm import selectinload
 from app import ratelimit
 from app.api.responses import json_response, not_modified
 from app.auth import hash_token, new_token, require_player
-from app.errors import ApiError
+from app.errors import PROBLEM_MIMETYPE, ApiError
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
 from app.rendering import etag_matches, match_summary, player_public
-from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, MatchListSchema, MyMatchesQuerySchema,
-                         PlayerCreatedSchema, PlayerCreateSchema, PlayerProfileSchema)
+from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, PLAYER_EXAMPLES, MatchListSchema,
+                         MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
+                         PlayerProfileSchema, RateLimitedProblemSchema, examples, headers)
 from app.waiting import hub
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
@@ -31,10 +32,11 @@ def _authenticate() -> None:
 
 
 @blp.route("/players", methods=["POST"])
-@blp.arguments(PlayerCreateSchema)
-@blp.response(201, PlayerCreatedSchema)
-@blp.alt_response(429, description="too many registrations from this address "
-                                   "(code rate_limited, Retry-After)")
+@blp.arguments(PlayerCreateSchema, examples=examples(PLAYER_EXAMPLES))
+@blp.response(201, PlayerCreatedSchema, headers=headers("Location"))
+@blp.alt_response(429, schema=RateLimitedProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  headers=headers("Retry-After"),
+                  description="too many registrations from this address (code rate_limited)")
 def register(body: dict[str, Any]) -> Response:
     """Register a player; the token in the answer is shown only this once."""
     ratelimit.check("register", ratelimit.client_address())
@@ -76,50 +78,56 @@ def public_profile(player_id: str) -> Response:
     return json_response({**player_public(player), "stats": _stats(player.id)})
 
 
-def _my_matches(player: Player, args: dict[str, Any]) -> list[dict[str, Any]]:
-    """The caller's matches, newest first, filtered in SQL (`your_turn` reads the stored
-    state's `hand.to_act`)."""
+def _my_matches(player: Player, args: dict[str, Any]) -> dict[str, Any]:
+    """A page of the caller's matches, newest first, filtered in SQL (`your_turn` reads the
+    stored state's `hand.to_act`), paged like the lobby."""
     your_turn = (Match.status == "active") & Match.state["hand"]["to_act"].op("@>")(
         func.jsonb_build_array(Seat.seat))
     query = (select(Match).join(Seat, Seat.match_id == Match.id)
              .where(Seat.player_id == player.id)
              .options(selectinload(Match.seats))
-             .order_by(Match.created_at.desc(), Match.id).limit(args["limit"]))
+             .order_by(Match.created_at.desc(), Match.id)
+             .offset(args["offset"]).limit(args["limit"] + 1))
     if "status" in args:
         query = query.where(Match.status == args["status"])
     if "your_turn" in args:
         query = query.where(your_turn if args["your_turn"] else ~func.coalesce(your_turn, False))
-    return [match_summary(m, player) for m in db.session.execute(query).scalars()]
+    rows = db.session.execute(query).scalars().all()
+    more = len(rows) > args["limit"]
+    return {"items": [match_summary(m, player) for m in rows[:args["limit"]]],
+            "next_offset": args["offset"] + args["limit"] if more else None}
 
 
-def _list_tag(items: list[dict[str, Any]]) -> str:
-    digest = hashlib.sha256(";".join(f"{i['id']}.{i['version']}" for i in items).encode())
+def _list_tag(page: dict[str, Any]) -> str:
+    listed = ";".join(f"{i['id']}.{i['version']}" for i in page["items"])
+    digest = hashlib.sha256(f"{listed};{page['next_offset']}".encode())
     return f'"me.{digest.hexdigest()[:32]}"'
 
 
-@blp.route("/me/matches")
+@blp.route("/me/matches", parameters=[IF_NONE_MATCH])
 @blp.arguments(MyMatchesQuerySchema, location="query")
-@blp.response(200, MatchListSchema)
-@blp.alt_response(304, description="nothing changed since If-None-Match")
-@blp.doc(**{**AUTH_REQUIRED, "parameters": [IF_NONE_MATCH]})
+@blp.response(200, MatchListSchema, headers=headers("ETag"))
+@blp.alt_response(304, description="nothing changed since If-None-Match",
+                  headers=headers("ETag"))
+@blp.doc(**AUTH_REQUIRED)
 def my_matches(args: dict[str, Any]) -> Response:
     """The caller's matches, newest first. With `wait`, a long poll: it answers as soon as
     the list differs from `If-None-Match` or, with `your_turn=true`, is not empty."""
     player = require_player()
     seen = request.headers.get("If-None-Match")
 
-    def check() -> list[dict[str, Any]] | None:
-        items = _my_matches(player, args)
-        idle = etag_matches(seen, _list_tag(items)) or (args.get("your_turn") and not items)
-        return None if idle else items
+    def check() -> dict[str, Any] | None:
+        page = _my_matches(player, args)
+        idle = etag_matches(seen, _list_tag(page)) or (
+            args.get("your_turn") and not page["items"])
+        return None if idle else page
 
-    items = check() if args["wait"] else _my_matches(player, args)
-    if items is None:
+    page = check() if args["wait"] else _my_matches(player, args)
+    if page is None:
         ids = db.session.execute(
             select(Seat.match_id).where(Seat.player_id == player.id)).scalars().all()
-        items = hub().wait_until(ids, check, args["wait"]) or _my_matches(player, args)
-    tag = _list_tag(items)
+        page = hub().wait_until(ids, check, args["wait"]) or _my_matches(player, args)
+    tag = _list_tag(page)
     if etag_matches(seen, tag):
         return not_modified(tag)
-    return json_response({"items": items, "next_offset": None}, 200,
-                         {"ETag": tag, "Cache-Control": "private, no-cache"})
+    return json_response(page, 200, {"ETag": tag, "Cache-Control": "private, no-cache"})

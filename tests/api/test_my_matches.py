@@ -89,8 +89,33 @@ def test_filters(client: Any) -> None:
     assert ids("?limit=2") == ids("")[:2]
 
 
+def test_pages_with_offset_and_next_offset(client: Any) -> None:
+    ana, bob = register(client, "ana"), register(client, "bob")
+    newest_first = [create(client, ana)["id"] for _ in range(5)][::-1]
+    create(client, bob)  # not ana's
+
+    def page(query: str) -> dict[str, Any]:
+        r = client.get(f"/v1/me/matches{query}", headers=ana.headers)
+        assert r.status_code == 200, r.get_data(as_text=True)
+        return r.json
+
+    first = page("?limit=2")
+    assert [i["id"] for i in first["items"]] == newest_first[:2] and first["next_offset"] == 2
+    second = page(f"?limit=2&offset={first['next_offset']}")
+    assert [i["id"] for i in second["items"]] == newest_first[2:4]
+    assert second["next_offset"] == 4
+    last = page("?limit=2&offset=4")
+    assert [i["id"] for i in last["items"]] == newest_first[4:] and last["next_offset"] is None
+    assert page("?limit=5")["next_offset"] is None
+    assert page("?offset=5") == {"items": [], "next_offset": None}
+    assert [i["id"] for i in page("?status=waiting&offset=3")["items"]] == newest_first[3:]
+    tags = {client.get(f"/v1/me/matches{q}", headers=ana.headers).headers["ETag"]
+            for q in ("?limit=2", "?limit=2&offset=2", "?limit=3")}
+    assert len(tags) == 3  # each page is its own representation
+
+
 @pytest.mark.parametrize("query", ["?status=playing", "?your_turn=maybe", "?limit=0",
-                                   "?wait=61"])
+                                   "?wait=61", "?offset=-1", "?offset=2147483648"])
 def test_bad_query_is_422(client: Any, query: str) -> None:
     ana = register(client, "ana")
     body = assert_problem(client.get(f"/v1/me/matches{query}", headers=ana.headers), 422,
