@@ -1,0 +1,263 @@
+"""A client generated from the served openapi.yaml plays a whole match, typed all the way.
+
+openapi-python-client (the generator third parties use) turns ``GET /openapi.yaml`` of a real
+server (gunicorn, as in production) into a package in a temporary folder; four players then
+register, create and join a 4-player match, long-poll, and play it to the end with items of
+``legal_actions`` as they came, typed action models. Every parsed answer is checked against the
+generated models' own annotations: a dict where a model belongs, an undocumented field in
+``additional_properties``, or ``None`` where no null is documented fails the test.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+import subprocess
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+import attrs
+import httpx
+import pytest
+
+from tests.concurrency.servers import Server, start_servers
+
+PACKAGE = "truco_client"
+# No post hooks: the generator would run ruff on the code, which nothing here needs.
+GENERATOR_CONFIG = f"post_hooks: []\nproject_name_override: {PACKAGE}\n" \
+                   f"package_name_override: {PACKAGE}\n"
+MAX_ACTIONS = 2000
+FREE_FORM = {"ValidationProblemErrors"}
+"""Maps of any JSON value by design (validation messages, nested like the body)."""
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str) -> Iterator[Server]:
+    (started,) = start_servers(["client"], database_url)
+    yield started
+    started.stop()
+
+
+@pytest.fixture(scope="module")
+def api(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[types.ModuleType]:
+    """The generated package, imported from a temporary folder."""
+    folder = tmp_path_factory.mktemp("generated")
+    spec = folder / "openapi.yaml"
+    spec.write_text(httpx.get(f"{server.url}/openapi.yaml", timeout=10).raise_for_status().text)
+    config = folder / "config.yaml"
+    config.write_text(GENERATOR_CONFIG)
+    done = subprocess.run(
+        [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec),
+         "--config", str(config), "--meta", "none", "--output-path", str(folder / PACKAGE)],
+        capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Warning" not in done.stdout + done.stderr, done.stdout + done.stderr
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(folder))
+        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+
+
+class Typed:
+    """Checks parsed answers against the generated models' annotations."""
+
+    def __init__(self) -> None:
+        self.names = vars(importlib.import_module(f"{PACKAGE}.models"))
+
+    def __call__(self, value: Any, model: type, where: str = "$") -> Any:
+        assert isinstance(value, model), f"{where}: {value!r} is not a {model.__name__}"
+        self._model(value, where)
+        return value
+
+    def _model(self, obj: Any, where: str) -> None:
+        cls = type(obj)
+        hints = get_type_hints(cls, vars(sys.modules[cls.__module__]), self.names)
+        fields = attrs.fields(cls)
+        if cls.__name__ in FREE_FORM:
+            return
+        for field in fields:
+            value = getattr(obj, field.name)
+            if field.name == "additional_properties" and len(fields) > 1:
+                assert value == {}, f"{where}: fields the spec does not document: {value}"
+            else:  # a field, or the entries of a map (a model without fields of its own)
+                self._value(value, hints[field.name], f"{where}.{field.name}")
+
+    def _value(self, value: Any, hint: Any, where: str) -> None:
+        origin, args = get_origin(hint), get_args(hint)
+        assert hint is not Any, f"{where}: {value!r} is untyped"
+        if origin in (Union, types.UnionType):
+            for arm in args:
+                try:
+                    self._value(value, arm, where)
+                    return
+                except AssertionError:
+                    continue
+            raise AssertionError(f"{where}: {value!r} is not a {hint}")
+        if origin in (list, dict):
+            assert isinstance(value, origin), f"{where}: {value!r} is not a {hint}"
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                self._value(item, args[-1], f"{where}[{key!r}]")
+        elif hint is type(None):
+            assert value is None, f"{where}: {value!r} is not None"
+        elif attrs.has(hint):
+            assert isinstance(value, hint), f"{where}: {value!r} is not a {hint.__name__}"
+            self._model(value, where)
+        elif hint in (int, float):
+            assert isinstance(value, hint) and not isinstance(value, bool), \
+                f"{where}: {value!r} is not a {hint.__name__}"
+        else:
+            assert isinstance(value, hint), f"{where}: {value!r} is not a {hint}"
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"{PACKAGE}.api.{name}")
+
+
+def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: Server) -> None:
+    m = importlib.import_module(f"{PACKAGE}.models")
+    typed = Typed()
+    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
+    join = _module("matches.post_v1_matches_match_id_join")
+    show = _module("matches.get_v1_matches_match_id")
+    mine = _module("players.get_v1_me_matches")
+    act = _module("actions.post_v1_matches_match_id_actions")
+    events = _module("events.get_v1_matches_match_id_events")
+    timeout = httpx.Timeout(90)
+
+    anonymous = api.Client(base_url=server.url, timeout=timeout)
+    clients = []
+    for seat in range(4):
+        answer = register.sync_detailed(client=anonymous, body=m.PlayerCreate(name=f"seat {seat}"))
+        created = typed(answer.parsed, m.PlayerCreated)
+        assert answer.headers["Location"] == f"/v1/players/{created.id}"
+        clients.append(api.AuthenticatedClient(base_url=server.url, token=created.token,
+                                               timeout=timeout))
+
+    answer = create.sync_detailed(client=clients[0], body=m.MatchCreate(
+        players=m.MatchCreatePlayers.VALUE_4, seat=0, seed=20240611))
+    waiting = typed(answer.parsed, m.MatchView)
+    match_id = waiting.id
+    assert answer.headers["Location"] == f"/v1/matches/{match_id}"
+    assert waiting.status == m.MatchViewStatus.WAITING and waiting.hand is None
+    assert typed(waiting.you, m.You).seat == 0 and waiting.legal_actions == []
+    etags: dict[int, str] = {0: answer.headers["ETag"]}
+    # a long poll that runs out: 304, nothing parsed
+    held = show.sync_detailed(match_id, client=clients[0], wait=1, if_none_match=etags[0])
+    assert held.status_code == 304 and held.parsed is None
+
+    views: dict[int, Any] = {}
+    for seat in range(1, 4):
+        answer = join.sync_detailed(match_id, client=clients[seat], body=m.Join(seat=seat))
+        views[seat], etags[seat] = typed(answer.parsed, m.MatchView), answer.headers["ETag"]
+    current = views[3]
+    assert current.status == m.MatchViewStatus.ACTIVE
+    assert [typed(s.player, m.PlayerPublic).name for s in current.seats] == [
+        f"seat {i}" for i in range(4)]
+
+    # the creator's stale ETag: the long poll answers at once with the started match
+    answer = show.sync_detailed(match_id, client=clients[0], wait=30, if_none_match=etags[0])
+    views[0], etags[0] = typed(answer.parsed, m.MatchView), answer.headers["ETag"]
+    assert views[0].version == current.version
+
+    rng = random.Random(7)
+    seen_actions: set[type] = set()
+    checked_errors = False
+    for step in range(MAX_ACTIONS):
+        if current.status == m.MatchViewStatus.FINISHED:
+            break
+        hand = typed(current.hand, m.Hand)
+        seat = hand.to_act[0]
+        page = typed(mine.sync(client=clients[seat], your_turn=True, wait=30), m.MatchList)
+        assert [item.id for item in page.items] == [match_id] and page.items[0].your_turn
+        if views[seat].version != current.version:  # changed since this seat last looked
+            answer = show.sync_detailed(match_id, client=clients[seat], wait=30,
+                                        if_none_match=etags[seat])
+            views[seat], etags[seat] = typed(answer.parsed, m.MatchView), answer.headers["ETag"]
+        view = views[seat]
+        assert typed(view.you, m.You).seat == seat and seat in view.hand.to_act
+        cards = view.hand.cards
+        assert isinstance(cards, list) and len(cards) == view.seats[seat].cards_in_hand
+        for action in view.legal_actions:
+            if isinstance(action, m.PlayAction) and isinstance(action.card, str):
+                assert action.card in cards
+            if isinstance(action, (m.AcceptAction, m.RefuseAction)):
+                assert isinstance(view.hand.pending, (m.RaisePending, m.MaoDeOnzePending))
+        if not checked_errors:
+            _errors_are_typed(m, typed, act, clients[seat], match_id, view, etags[seat])
+            checked_errors = True
+        action = rng.choice(view.legal_actions)
+        seen_actions.add(type(action))
+        answer = act.sync_detailed(match_id, client=clients[seat], body=action,
+                                   if_match=etags[seat], idempotency_key=f"step-{step}")
+        assert answer.status_code == 200, answer.content
+        current = views[seat] = typed(answer.parsed, m.MatchView)
+        etags[seat] = answer.headers["ETag"]
+        if step == 0:
+            _replays_are_typed(m, typed, act, clients[seat], match_id, action, "step-0", current)
+    assert current.status == m.MatchViewStatus.FINISHED, "the match did not end"
+    assert current.winner_team in (0, 1) and current.legal_actions == []
+    assert {m.PlayAction, m.RaiseAction} <= seen_actions
+    last = typed(current.last_hand, m.LastHand)
+    assert last.reason in set(m.LastHandReason)
+
+    log: list[Any] = []
+    after = 0
+    while True:
+        page = typed(events.sync(match_id, client=clients[1], after=after, limit=100, wait=0),
+                     m.EventPage)
+        log += page.items
+        if not page.items:
+            break
+        after = page.next_after
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    kinds = {e.type_.value for e in log}
+    assert {"player_joined", "match_started", "hand_dealt", "card_played", "hand_won",
+            "match_won"} <= kinds
+    assert kinds & {"trick_won", "trick_tied"}
+    dealt = [e for e in log if isinstance(e, m.HandDealtEvent)]
+    assert dealt and all(len(e.hands) == 4 for e in dealt)  # the finished match's full log
+    joined = [e for e in log if isinstance(e, m.PlayerJoinedEvent)]
+    assert [e.seat for e in joined] == [0, 1, 2, 3]
+    assert all(isinstance(e.player_id, str) for e in joined)
+    won = [e for e in log if isinstance(e, m.MatchWonEvent)]
+    assert [e.winner_team for e in won] == [current.winner_team]
+
+
+def _errors_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: str, view: Any,
+                      etag: str) -> None:
+    """412 and both kinds of 422, through the typed models; none of them changes anything."""
+    answer = act.sync_detailed(match_id, client=client, body=view.legal_actions[0],
+                               if_match='"stale"')
+    problem = typed(answer.parsed, m.VersionMismatchProblem)
+    assert answer.status_code == 412 and answer.headers["ETag"] == etag
+    assert typed(problem.current, m.MatchView).version == view.version
+
+    answer = act.sync_detailed(match_id, client=client, body=m.RaiseAction(
+        type_=m.RaiseActionType.RAISE, to=99))
+    illegal = typed(answer.parsed, m.IllegalActionProblem)
+    assert answer.status_code == 422 and illegal.reason == "raise_not_allowed"
+    assert [a.to_dict() for a in illegal.legal_actions] == [
+        a.to_dict() for a in view.legal_actions]
+
+    answer = act.sync_detailed(match_id, client=client,
+                               body=m.PlayAction(type_=m.PlayActionType.PLAY))
+    invalid = typed(answer.parsed, m.ValidationProblem)
+    assert answer.status_code == 422 and "card" in invalid.errors.additional_properties
+
+
+def _replays_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: str,
+                       action: Any, key: str, view: Any) -> None:
+    """The same action and key again: the stored answer; another action with that key: 422."""
+    again = act.sync_detailed(match_id, client=client, body=action, idempotency_key=key)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert typed(again.parsed, m.MatchView).to_dict() == view.to_dict()
+    other = m.RaiseAction(type_=m.RaiseActionType.RAISE, to=99)
+    reused = act.sync_detailed(match_id, client=client, body=other, idempotency_key=key)
+    assert reused.status_code == 422
+    assert typed(reused.parsed, m.Problem).code == "idempotency_key_reused"
