@@ -21,13 +21,12 @@ MAX_BOT_MOVES = 10_000
 """A guard: a request never loops for ever on bots (a match ends far sooner)."""
 
 
-def _get(match_id: str, lock: bool = False) -> Match:
+def _get(match_id: str) -> Match:
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     query = (select(Match).where(Match.id == match_id)
-             .options(joinedload(Match.seats).joinedload(Seat.player)))
-    if lock:
-        query = query.with_for_update(of=Match)
+             .options(joinedload(Match.seats).joinedload(Seat.player))
+             .execution_options(populate_existing=True))
     match = db.session.execute(query).unique().scalar_one_or_none()
     if match is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
@@ -39,8 +38,19 @@ def get_match(match_id: str) -> Match:
 
 
 def lock_match(match_id: str) -> Match:
-    """The match row, locked until the transaction ends: one change at a time per match."""
-    return _get(match_id, lock=True)
+    """The match row, locked until the transaction ends: one change at a time per match.
+
+    The lock is taken first, in a statement of its own; the match and its seats are read
+    after it is held. (Read in the locking statement, the seats would come from the snapshot
+    taken before a wait for the lock: a join that waited for another join would not see the
+    seat that one took.)"""
+    if not id_can_exist(match_id):
+        raise ApiError(404, "match_not_found", f"no match {match_id}")
+    locked = db.session.execute(
+        select(Match.id).where(Match.id == match_id).with_for_update()).scalar_one_or_none()
+    if locked is None:
+        raise ApiError(404, "match_not_found", f"no match {match_id}")
+    return _get(match_id)
 
 
 def notify(match: Match) -> None:
