@@ -75,16 +75,28 @@ def _bump(match: Match) -> None:
 # --- creation and seats ----------------------------------------------------------------
 
 
+SEED_BITS = 62
+"""Seeds fit PostgreSQL's bigint."""
+
+
+def server_seed() -> int:
+    """A secret seed from the operating system's CSPRNG: deals, the first dealer and the
+    bots' choices derive from it, so it is never shown and never derived from a client's
+    input, an id or the time."""
+    return secrets.randbits(SEED_BITS)
+
+
 def create_match(player: Player, body: dict[str, Any]) -> Match:
     """Validate the create body (API.md) and seat the creator; start at once if full."""
     players = body["players"]
     if body["turn_timeout"] is not None:
         raise ApiError(422, "turn_timeout_unsupported",
                        "turn deadlines are not available yet: send turn_timeout null")
-    fixed = body["deals"] is not None or body["start_score"] is not None
+    # Whoever knows the seed can compute every deal: a chosen seed is a fixed deal.
+    fixed = any(body[k] is not None for k in ("seed", "deals", "start_score"))
     if fixed and not current_app.config["FIXED_DEALS_ALLOWED"]:
         raise ApiError(403, "fixed_deals_disabled",
-                       "this server does not allow deals or start_score")
+                       "this server does not allow seed, deals or start_score")
     bots = body["bots"]
     bot_seats = [b["seat"] for b in bots]
     errors: dict[str, list[str]] = {}
@@ -102,7 +114,7 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
             raise ApiError(422, "bot_level_unavailable",
                            f"bot level {bot['level']!r} is not available yet; "
                            f"available: {', '.join(AVAILABLE_LEVELS)}")
-    seed = body["seed"] if body["seed"] is not None else secrets.randbelow(2**62)
+    seed = body["seed"] if body["seed"] is not None else server_seed()
     config = {"options": body["options"], "deals": body["deals"],
               "start_score": body["start_score"]}
     _start_state(body["ruleset"], players, seed, config)  # validates everything up front
