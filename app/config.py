@@ -48,11 +48,16 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
             "TRUCO_FIXED_DEALS", env.get("TRUCO_FIXED_DEALS"), truco_env != "production"
         ),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
-        # "COUNT/SECONDS" per process; empty turns a limit off (the default under testing).
+        # "COUNT/SECONDS" shared by all processes (counted in PostgreSQL); empty turns a limit
+        # off (the default under testing).
         "RATE_LIMIT_REGISTER": env.get(
             "TRUCO_RATE_REGISTER", "" if truco_env == "testing" else "20/60"),
         "RATE_LIMIT_ACTION": env.get(
             "TRUCO_RATE_ACTION", "" if truco_env == "testing" else "60/10"),
+        "RATE_LIMIT_CREATE": env.get(
+            "TRUCO_RATE_CREATE", "" if truco_env == "testing" else "30/60"),
+        # How many matches one player may have waiting for players at once.
+        "MAX_WAITING_MATCHES": int(env.get("TRUCO_MAX_WAITING_MATCHES") or 20),
         # flask-smorest / apispec: the generated spec is the source of openapi.yaml.
         "API_TITLE": "Truco API",
         "API_VERSION": "1",

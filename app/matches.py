@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import joinedload
 
 import engine
@@ -53,10 +53,16 @@ def lock_match(match_id: str) -> Match:
     return _get(match_id)
 
 
-def notify(match: Match) -> None:
-    """Wake long polls in every app process; delivered by PostgreSQL at commit."""
+def notify(match: Match, *others: str) -> None:
+    """Wake long polls in every app process; delivered by PostgreSQL at commit.
+
+    The payload names the match, its version and the players seated in it (and `others`,
+    such as a player who just left), so that waits on a match and waits on a player's
+    inbox both wake: `<match id>:<version>:<player id>,<player id>...`."""
+    # (a seat added in this transaction has its player but no player_id before the flush)
+    players = {s.player.id for s in match.seats if s.player is not None} | set(others)
     db.session.execute(text("SELECT pg_notify('truco', :payload)"),
-                       {"payload": f"{match.id}:{match.version}"})
+                       {"payload": f"{match.id}:{match.version}:{','.join(sorted(players))}"})
 
 
 def _append_events(match: Match, events: list[dict[str, Any]]) -> None:
@@ -109,6 +115,8 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
         errors["seat"] = ["must be a free seat from 0 to players - 1, not a bot's"]
     if errors:
         raise ApiError(422, "validation_error", "the match cannot be created", errors=errors)
+    if 1 + len(bots) < players:  # the match will wait for players
+        _check_waiting_cap(player)
     for bot in bots:
         if bot["level"] not in AVAILABLE_LEVELS:
             raise ApiError(422, "bot_level_unavailable",
@@ -137,6 +145,21 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
     notify(match)
     db.session.commit()
     return match
+
+
+def _check_waiting_cap(player: Player) -> None:
+    """At most MAX_WAITING_MATCHES open matches made by one player (a full lobby of one
+    player's matches helps nobody). The player's row is locked so that parallel creations
+    count each other."""
+    db.session.execute(select(Player.id).where(Player.id == player.id).with_for_update())
+    waiting = db.session.execute(
+        select(func.count()).select_from(Match)
+        .where(Match.created_by == player.id, Match.status == "waiting")).scalar_one()
+    cap = current_app.config["MAX_WAITING_MATCHES"]
+    if waiting >= cap:
+        raise ApiError(409, "too_many_waiting_matches",
+                       f"you already have {waiting} matches waiting for players (at most "
+                       f"{cap}); start or leave one first")
 
 
 def _start_state(ruleset: str, players: int, seed: int,
@@ -202,7 +225,7 @@ def leave_match(player: Player, match_id: str) -> Match:
     if not any(s.player_id for s in match.seats):
         match.status = "cancelled"
         _append_events(match, [{"type": "match_cancelled"}])
-    notify(match)
+    notify(match, player.id)
     db.session.commit()
     return match
 

@@ -73,7 +73,7 @@ class Match(db.Model):
     status: Mapped[str] = mapped_column(String(16), nullable=False, index=True, default="waiting")
     visibility: Mapped[str] = mapped_column(String(8), nullable=False, default="public")
     invite_code: Mapped[str | None] = mapped_column(String(32))
-    created_by: Mapped[str] = mapped_column(ForeignKey("players.id"), nullable=False)
+    created_by: Mapped[str] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
     seed: Mapped[int] = mapped_column(BigInteger, nullable=False)
     fixed_deals: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
                                               server_default=text("false"))
@@ -171,3 +171,14 @@ class IdempotencyRecord(db.Model):
     headers: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False,
                                                     server_default=text("'{}'::jsonb"))
     created_at: Mapped[datetime] = _now()
+
+
+class RateWindow(db.Model):
+    """A rate limit's current window for one (kind, key), shared by every app process."""
+
+    __tablename__ = "rate_windows"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    used: Mapped[int] = mapped_column(Integer, nullable=False)

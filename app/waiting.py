@@ -34,6 +34,14 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def notified_keys(payload: str) -> list[str]:
+    """The waiter keys a notification wakes: the match id and every player id it names
+    (payload `<match id>:<version>:<player id>,...`, see app.matches.notify)."""
+    match_id, _, rest = payload.partition(":")
+    _, _, players = rest.partition(":")
+    return [match_id, *filter(None, players.split(","))]
+
+
 class Hub:
     """Waiters by match id, woken by the process's listener."""
 
@@ -80,14 +88,13 @@ class Hub:
                     conn.poll()
                 # (notifications may also arrive during the keepalive's round trip)
                 while conn.notifies:
-                    note = conn.notifies.pop(0)
-                    self._wake(note.payload.split(":", 1)[0])
+                    self._wake_keys(notified_keys(conn.notifies.pop(0).payload))
         finally:
             conn.close()
 
-    def _wake(self, key: str) -> None:
+    def _wake_keys(self, keys: list[str]) -> None:
         with self._lock:
-            waiters = list(self._waiters.get(key, ()))
+            waiters = {e for key in keys for e in self._waiters.get(key, ())}
         for event in waiters:
             event.set()
 

@@ -8,6 +8,8 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 
+import engine
+
 from app import matches as service
 from app import ratelimit
 from app.api.responses import json_response
@@ -38,7 +40,13 @@ def _idempotency_key() -> str | None:
 
 
 def _body_hash(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+    """The hash of the action the body means: a retry that writes the card as "7C" or
+    spells out a default (`face_down: false`) is the same request."""
+    try:
+        form = engine.normal_form(body)
+    except engine.InvalidAction:
+        form = body
+    return hashlib.sha256(json.dumps(form, sort_keys=True).encode()).hexdigest()
 
 
 @blp.route("/matches/<match_id>/actions", methods=["POST"])

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from app import matches as service
+from app import ratelimit
 from app.api.responses import json_response, not_modified, view_response
 from app.auth import optional_player, require_player
 from app.extensions import db
@@ -36,6 +37,7 @@ def _authenticate() -> None:
 def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
     player = require_player()
+    ratelimit.check("create", player.id)
     match = service.create_match(player, body)
     return view_response(match, seat_of(match, player), 201,
                          {"Location": f"/v1/matches/{match.id}"})

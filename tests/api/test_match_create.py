@@ -262,7 +262,7 @@ def test_server_seeds_are_secret_and_unpredictable(client: Any, app: Any) -> Non
     from app.models import Match
 
     ana, bob = register(client, "ana"), register(client, "bob")
-    ids = [create(client, ana, visibility="private")["id"] for _ in range(40)]
+    ids = [create(client, ana, bots=[{"seat": 1, "level": "random"}])["id"] for _ in range(40)]
     with app.app_context():
         seeds = db.session.execute(select(Match.seed).where(Match.id.in_(ids))).scalars().all()
     assert len(set(seeds)) == 40

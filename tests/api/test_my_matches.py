@@ -90,7 +90,8 @@ def test_filters(client: Any) -> None:
 
 
 @pytest.mark.parametrize("query", ["?status=playing", "?your_turn=maybe", "?limit=0",
-                                   "?wait=61"])
+                                   "?wait=61", "?limit=1_0", "?limit=%D9%A1%D9%A2",
+                                   "?wait=%EF%BC%93", "?limit=+5", "?limit=%205"])
 def test_bad_query_is_422(client: Any, query: str) -> None:
     ana = register(client, "ana")
     body = assert_problem(client.get(f"/v1/me/matches{query}", headers=ana.headers), 422,

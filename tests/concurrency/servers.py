@@ -41,6 +41,7 @@ class Server:
             # races post many actions at once: no rate limit (also the testing default)
             "TRUCO_RATE_REGISTER": "",
             "TRUCO_RATE_ACTION": "",
+            "TRUCO_RATE_CREATE": "",
             "BIND_HOST": "127.0.0.1",
             "PORT": str(self.port),
             # Held long polls must not delay the teardown.
