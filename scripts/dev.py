@@ -155,9 +155,9 @@ def serve(args: list[str]) -> int:
     try:
         if not env.get("DATABASE_URL"):
             sys.path.insert(0, str(ROOT))
-            from app.embedded_pg import start_embedded
+            from app.embedded_pg import default_datadir, start_embedded
 
-            datadir = ROOT / "instance" / "pgdata"
+            datadir = default_datadir(ROOT)
             log(f"starting embedded PostgreSQL in {datadir.relative_to(ROOT)}")
             env["DATABASE_URL"] = start_embedded(datadir)
         log("applying migrations")
