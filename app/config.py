@@ -63,7 +63,10 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "API_VERSION": "1",
         "OPENAPI_VERSION": "3.0.3",
         "API_SPEC_OPTIONS": {
-            "info": {"description": "Truco Paulista game server. See API.md for the contract."},
+            "info": {"description": (
+                "Truco Paulista game server. The contract in prose is docs/api.md in the "
+                "source repository (also served by the server at /docs/api.md); the rules are "
+                "docs/rules.md (/docs/rules.md).")},
             "components": {
                 "securitySchemes": {
                     "bearerAuth": {"type": "http", "scheme": "bearer"},
