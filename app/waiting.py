@@ -34,6 +34,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def libpq_dsn(database_url: str) -> str:
+    """The SQLAlchemy URL as psycopg2 takes it (for connections of our own: LISTEN)."""
+    return make_url(database_url).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+
+
 def notified_keys(payload: str) -> list[str]:
     """The waiter keys a notification wakes: the match id and every player id it names
     (payload `<match id>:<version>:<player id>,...`, see app.matches.notify)."""
@@ -46,8 +52,7 @@ class Hub:
     """Waiters by match id, woken by the process's listener."""
 
     def __init__(self, database_url: str) -> None:
-        self._dsn = make_url(database_url).set(drivername="postgresql").render_as_string(
-            hide_password=False)
+        self._dsn = libpq_dsn(database_url)
         self._lock = threading.Lock()
         self._waiters: dict[str, set[threading.Event]] = defaultdict(set)
         self._started = False

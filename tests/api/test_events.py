@@ -106,7 +106,7 @@ def test_a_waiting_match_has_its_joins(client: Any) -> None:
 
 
 def _replayed(app: Any, match_id: str) -> tuple[Any, Any]:
-    from app import matches as service
+    from app import match_store as service
     from app.extensions import db
     from app.models import Match
 
