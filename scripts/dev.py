@@ -29,7 +29,8 @@ USAGE = """\
 usage: python3 scripts/dev.py COMMAND [ARGS]
 
 commands:
-  serve            the API under gunicorn on $BIND_HOST:$PORT (default 127.0.0.1:8000);
+  serve            the API under gunicorn on $BIND_HOST:$PORT (default 127.0.0.1:8000) and
+                   a background worker (bots);
                    with DATABASE_URL unset, an embedded PostgreSQL kept in instance/pgdata
   test [ARGS]      python -m pytest -q ARGS (the whole suite without ARGS)
   bench [ARGS]     every bench/*.py with ARGS (a NAME picks bench/NAME.py)
@@ -140,7 +141,8 @@ def _raise_stop(signum: int, frame: object) -> None:
 
 
 def serve(args: list[str]) -> int:
-    """Migrate, then run gunicorn until interrupted; stop the embedded database after."""
+    """Migrate, then run gunicorn and a background worker until interrupted; stop the
+    embedded database after."""
     if args:
         sys.exit("[dev] serve takes no arguments (use PORT, DATABASE_URL, WEB_CONCURRENCY)")
     env = dict(os.environ)
@@ -151,7 +153,7 @@ def serve(args: list[str]) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_stop)
     datadir = None
-    gunicorn = None
+    gunicorn = worker = None
     try:
         if not env.get("DATABASE_URL"):
             sys.path.insert(0, str(ROOT))
@@ -168,8 +170,11 @@ def serve(args: list[str]) -> int:
             cwd=ROOT, env=env,
             start_new_session=True,  # Ctrl-C reaches only us; we stop gunicorn gracefully
         )
+        worker = subprocess.Popen([sys.executable, "-m", "app.worker"], cwd=ROOT, env=env,
+                                  start_new_session=True)
         host = env["BIND_HOST"] if env["BIND_HOST"] not in ("", "0.0.0.0") else "127.0.0.1"
-        log(f"serving on http://{host}:{env['PORT']}/ (docs at /docs); Ctrl-C stops")
+        log(f"serving on http://{host}:{env['PORT']}/ (docs at /docs), with a background "
+            "worker for the bots; Ctrl-C stops")
         return gunicorn.wait()
     except _Stop:
         return 0
@@ -179,13 +184,14 @@ def serve(args: list[str]) -> int:
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_IGN)
-        if gunicorn is not None and gunicorn.poll() is None:
-            gunicorn.terminate()
-            try:
-                gunicorn.wait(timeout=75)
-            except subprocess.TimeoutExpired:
-                gunicorn.kill()
-                gunicorn.wait()
+        for process, grace in ((worker, 30), (gunicorn, 75)):
+            if process is not None and process.poll() is None:
+                process.terminate()  # the worker finishes the step under way
+                try:
+                    process.wait(timeout=grace)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
         if datadir is not None:
             from app.embedded_pg import stop_embedded
 

@@ -29,7 +29,7 @@ def compose() -> dict[str, Any]:
 
 def test_compose_services(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"db", "app"}
+    assert set(services) == {"db", "app", "worker"}
     db = services["db"]
     assert db["image"].startswith("postgres:16")
     assert "pg_isready" in _command_text(db["healthcheck"]["test"])
@@ -44,6 +44,15 @@ def test_compose_app_runs_migrations_before_gunicorn(compose: dict[str, Any]) ->
     assert app["depends_on"]["db"]["condition"] == "service_healthy"
     assert any(str(p).split(":")[-1] == "8000" for p in app["ports"])
     assert _migrates_then_serves(_command_text(app["command"]))
+
+
+def test_compose_runs_a_background_worker(compose: dict[str, Any]) -> None:
+    worker = compose["services"]["worker"]
+    assert worker["command"] == ["python", "-m", "app.worker"]
+    assert worker["environment"]["DATABASE_URL"] == compose["services"]["app"]["environment"][
+        "DATABASE_URL"]
+    # it starts once the app has migrated the database
+    assert worker["depends_on"]["app"]["condition"] == "service_healthy"
 
 
 def test_dockerfile_migrates_then_serves() -> None:

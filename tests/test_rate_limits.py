@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from app import create_app
+from tests.api.helpers import run_worker
 
 LIMITS = {"RATE_LIMIT_REGISTER": "3/60", "RATE_LIMIT_ACTION": "2/60",
           "RATE_LIMIT_CREATE": "4/60"}
@@ -19,8 +20,13 @@ def _limited_app(database_url: str, **config: Any) -> Any:
 
 
 @pytest.fixture()
-def limited_client(database_url: str, clean_db: None) -> Any:
-    return _limited_app(database_url).test_client()
+def limited_app(database_url: str, clean_db: None) -> Any:
+    return _limited_app(database_url)
+
+
+@pytest.fixture()
+def limited_client(limited_app: Any) -> Any:
+    return limited_app.test_client()
 
 
 def test_registration_is_limited_per_address(limited_client: Any) -> None:
@@ -34,7 +40,7 @@ def test_registration_is_limited_per_address(limited_client: Any) -> None:
 
 
 def test_actions_are_limited_per_player_and_a_limited_action_changes_nothing(
-        limited_client: Any) -> None:
+        limited_app: Any, limited_client: Any) -> None:
     token = limited_client.post("/v1/players", json={"name": "ana"}).json["token"]
     auth = {"Authorization": f"Bearer {token}"}
     match = limited_client.post("/v1/matches", headers=auth, json={
@@ -42,6 +48,7 @@ def test_actions_are_limited_per_player_and_a_limited_action_changes_nothing(
     url = f"/v1/matches/{match['id']}/actions"
     statuses = []
     for _ in range(3):
+        run_worker(limited_app)  # the bot's answers
         view = limited_client.get(f"/v1/matches/{match['id']}", headers=auth).json
         r = limited_client.post(url, headers=auth, json=view["legal_actions"][0])
         statuses.append(r.status_code)
