@@ -24,8 +24,9 @@ control_socket_disable = True
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """In a gevent worker, make psycopg2 yield to other greenlets while it waits on the DB."""
+    """In a gevent worker, make psycopg2 yield to other greenlets while it waits on the DB
+    (with the client-side deadlines of app/dbwait.py)."""
     if type(worker).__module__.startswith("gunicorn.workers.ggevent"):
-        from psycogreen.gevent import patch_psycopg
+        from app.dbwait import patch_psycopg
 
         patch_psycopg()

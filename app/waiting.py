@@ -17,13 +17,14 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg2
 import psycopg2.extensions
 from sqlalchemy.engine import make_url
 
 from app.extensions import db
+from app.logthrottle import warn_throttled
 
 CHANNEL = "truco"
 LISTENER_APPLICATION_NAME = "truco-listener"
@@ -37,9 +38,10 @@ T = TypeVar("T")
 class Hub:
     """Waiters by match id, woken by the process's listener."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, connect_args: dict[str, Any] | None = None) -> None:
         self._dsn = make_url(database_url).set(drivername="postgresql").render_as_string(
             hide_password=False)
+        self._connect_args = dict(connect_args or {})
         self._lock = threading.Lock()
         self._waiters: dict[str, set[threading.Event]] = defaultdict(set)
         self._started = False
@@ -58,13 +60,18 @@ class Hub:
         while True:
             try:
                 self._listen()
+            except psycopg2.Error as exc:  # the database is down or restarting: no traceback
+                first = (str(exc).strip().splitlines() or [""])[0]
+                warn_throttled(log, "listener " + type(exc).__name__,
+                               f"LISTEN connection lost ({first}); reconnecting")
             except Exception:  # noqa: BLE001 - a dropped connection must not end the listener
                 log.exception("LISTEN connection lost; reconnecting")
             self.ready.clear()
             time.sleep(RECONNECT_DELAY)
 
     def _listen(self) -> None:
-        conn = psycopg2.connect(self._dsn, application_name=LISTENER_APPLICATION_NAME)
+        conn = psycopg2.connect(self._dsn, application_name=LISTENER_APPLICATION_NAME,
+                                **self._connect_args)
         conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
         try:
             conn.cursor().execute(f"LISTEN {CHANNEL}")
@@ -137,7 +144,8 @@ def hub() -> Hub:
         with _create_lock:
             found = current_app.extensions.get("truco_hub")
             if found is None:
-                found = Hub(current_app.config["SQLALCHEMY_DATABASE_URI"])
+                found = Hub(current_app.config["SQLALCHEMY_DATABASE_URI"],
+                            current_app.config.get("DATABASE_CONNECT_ARGS"))
                 current_app.extensions["truco_hub"] = found
     return found
 
