@@ -60,7 +60,7 @@ def test_gunicorn_conf_uses_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PORT", "8123")
     monkeypatch.delenv("BIND_HOST", raising=False)
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert conf["worker_class"] == "gevent"
+    assert conf["worker_class"] == "app.gunicorn_worker.ProblemGeventWorker"
     assert conf["worker_connections"] == 2000
     assert conf["workers"] == 3
     assert conf["bind"] == ["0.0.0.0:8123"]
