@@ -125,8 +125,9 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         },
         # a request body must arrive whole within this many seconds (408 otherwise)
         "BODY_TIMEOUT": _seconds(env, "TRUCO_BODY_TIMEOUT", 10.0),
-        # concurrent long polls per token (or per address without one), per process
-        "MAX_POLLS_PER_CLIENT": int(_seconds(env, "TRUCO_MAX_POLLS_PER_CLIENT", 20)),
+        # concurrent long polls per token (or per address without one), per process; 0: no cap
+        "MAX_POLLS_PER_CLIENT": int(_seconds(
+            env, "TRUCO_MAX_POLLS_PER_CLIENT", 0 if truco_env == "testing" else 20)),
         "FIXED_DEALS_ALLOWED": _flag(
             "TRUCO_FIXED_DEALS", env.get("TRUCO_FIXED_DEALS"), truco_env != "production"
         ),

@@ -21,10 +21,13 @@ from typing import Any, TypeVar
 
 import psycopg2
 import psycopg2.extensions
+from flask import request
 from sqlalchemy.engine import make_url
 
+from app.disconnect import ClientGone, watch_client
 from app.extensions import db
 from app.logthrottle import warn_throttled
+from app.pollcap import poll_slot
 
 CHANNEL = "truco"
 LISTENER_APPLICATION_NAME = "truco-listener"
@@ -108,7 +111,9 @@ class Hub:
                    timeout: float) -> T | None:
         """Call `check` (which may use the database) until it returns something or `timeout`
         passes, sleeping between calls, without a database connection, until a NOTIFY for one
-        of `keys` arrives. What `check` returns stays bound to its session (lazy loads work);
+        of `keys` arrives. Holds one of the caller's long-poll slots (429 over the cap,
+        :mod:`app.pollcap`) and ends with `ClientGone` once the client has disconnected
+        (:mod:`app.disconnect`). What `check` returns stays bound to its session (lazy loads work);
         objects loaded before a sleep are detached from the session the sleep released."""
         self._ensure_listener()
         keys = list(keys)
@@ -118,15 +123,18 @@ class Hub:
                 self._waiters[key].add(event)
         deadline = time.monotonic() + timeout
         try:
-            while True:
-                event.clear()
-                result = check()
-                left = deadline - time.monotonic()
-                if result is not None or left <= 0:
-                    # still in check's session: the caller renders what it found
-                    return result
-                db.session.remove()  # give the connection back before sleeping
-                event.wait(left)
+            with poll_slot(), watch_client(request.environ, event) as gone:
+                while True:
+                    event.clear()
+                    if gone():
+                        raise ClientGone()
+                    result = check()
+                    left = deadline - time.monotonic()
+                    if result is not None or left <= 0:
+                        # still in check's session: the caller renders what it found
+                        return result
+                    db.session.remove()  # give the connection back before sleeping
+                    event.wait(left)
         finally:
             with self._lock:
                 for key in keys:
