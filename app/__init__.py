@@ -41,6 +41,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(uri)
     dbwait.configure(*client_deadlines(app.config["DATABASE_LIMITS"]))
 
+    # Flask gives its logger ("app") a stderr handler on first use; the modules' loggers
+    # (app.errors, app.waiting...) are its children and log through it.
+    app.logger.debug("configured")
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     smorest_api.init_app(app)

@@ -44,5 +44,5 @@ def warn_throttled(logger: logging.Logger, kind: str, message: str) -> bool:
     if not count:
         return False
     suffix = f" ({count} failures of this kind since the last report)" if count > 1 else ""
-    logger.warning("%s: %s%s", kind, message, suffix)
+    logger.warning("%s: %s%s", kind, message, suffix, stacklevel=2)
     return True
