@@ -57,7 +57,7 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
         seconds = float(value)
     except ValueError:
         raise ValueError(f"{name} must be a number of seconds, not {value!r}") from None
-    if seconds < 0 or seconds != seconds:
+    if seconds < 0 or math.isnan(seconds):
         raise ValueError(f"{name} must be a number of seconds >= 0, not {value!r}")
     return seconds
 

@@ -15,7 +15,12 @@ from flask_smorest import Blueprint as ApiBlueprint
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.errors import PROBLEM_MIMETYPE, UNAVAILABLE_RETRY_AFTER, ApiError, ProblemSchema
+from app.errors import (
+    PROBLEM_MIMETYPE,
+    UNAVAILABLE_RETRY_AFTER,
+    ApiError,
+    ProblemSchema,
+)
 from app.extensions import db
 from app.logthrottle import warn_throttled
 

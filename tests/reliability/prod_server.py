@@ -14,13 +14,13 @@ from tests.concurrency.servers import ROOT, Server, free_port
 class ProdServer(Server):
     """Like the concurrency tests' server, but in production mode and with ``env`` added."""
 
-    def __init__(self, name: str, database_url: str,  # noqa: D107 - see the class
+    def __init__(self, name: str, database_url: str,
                  env: Mapping[str, str] | None = None) -> None:
         self.name = name
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self._log = tempfile.NamedTemporaryFile(prefix=f"truco-{name}-", suffix=".log",
-                                                delete=False)
+        self._log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed by stop()
+            prefix=f"truco-{name}-", suffix=".log", delete=False)
         full = {
             **os.environ,
             "DATABASE_URL": database_url,
