@@ -80,7 +80,8 @@ class Worker:
         """(Re)connect the LISTEN connection; on failure the loop just polls."""
         try:
             conn = psycopg2.connect(libpq_dsn(self.app.config["SQLALCHEMY_DATABASE_URI"]),
-                                    application_name="truco-worker")
+                                    application_name="truco-worker",
+                                    **self.app.config.get("DATABASE_CONNECT_ARGS", {}))
             conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
             conn.cursor().execute(f"LISTEN {DUE_CHANNEL}")
             self._conn = conn

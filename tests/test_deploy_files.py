@@ -69,7 +69,7 @@ def test_gunicorn_conf_uses_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PORT", "8123")
     monkeypatch.delenv("BIND_HOST", raising=False)
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert conf["worker_class"] == "gevent"
+    assert conf["worker_class"] == "app.gunicorn_worker.ProblemGeventWorker"
     assert conf["worker_connections"] == 2000
     assert conf["workers"] == 3
     assert conf["bind"] == ["0.0.0.0:8123"]
@@ -77,12 +77,12 @@ def test_gunicorn_conf_uses_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_gunicorn_post_fork_patches_psycopg_only_under_gevent(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import psycogreen.gevent
+    from app import dbwait
     from gunicorn.workers.ggevent import GeventWorker
     from gunicorn.workers.sync import SyncWorker
 
     calls: list[int] = []
-    monkeypatch.setattr(psycogreen.gevent, "patch_psycopg", lambda: calls.append(1))
+    monkeypatch.setattr(dbwait, "patch_psycopg", lambda: calls.append(1))
     post_fork = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["post_fork"]
     post_fork(None, SyncWorker.__new__(SyncWorker))
     assert calls == []
