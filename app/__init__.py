@@ -7,13 +7,9 @@ from typing import Any
 
 from flask import Flask
 
-<<<<<<< HEAD
-from app.config import load_config
-from app.cors import init_cors
-=======
 from app import body, dbwait
 from app.config import client_deadlines, load_config
->>>>>>> infra
+from app.cors import init_cors
 from app.embedded_pg import normalise_database_url
 from app.errors import ApiRequest, register_error_handlers
 # (aliased: the subpackage app.api would shadow a global named ``api`` in this package)
@@ -53,11 +49,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     smorest_api.init_app(app)
     register_error_handlers(app)
-<<<<<<< HEAD
     init_cors(app)
-=======
     body.init_app(app)
->>>>>>> infra
 
     from app import models  # noqa: F401  (register the tables on db.metadata)
     from app.api import register_blueprints
