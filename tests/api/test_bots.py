@@ -194,3 +194,33 @@ def test_a_bad_wait_on_an_action_is_422_and_changes_nothing(client: Any, app: An
                     headers=ana.headers)
     assert r.status_code == 422 and r.json["code"] == "validation_error"
     assert get_view(client, m["id"], ana)["version"] == m["version"]
+
+
+def test_a_step_held_by_a_dead_worker_is_done_by_another(client: Any, app: Any,
+                                                          database_url: str) -> None:
+    """A worker that dies mid-step (here: a connection that claimed the match, wrote half a
+    move and vanished) loses nothing: while it holds the row others skip the match, and once
+    its connection is gone its half-move is rolled back and the next worker does the step."""
+    import psycopg2
+
+    from tests.concurrency.helpers import libpq_url
+
+    ana = register(client, "ana")
+    m = create(client, ana, bots=[{"seat": 1, "level": "random"}], seed=4,
+               options={"first_dealer": 0})
+    dead = psycopg2.connect(libpq_url(database_url))
+    with dead.cursor() as cur:
+        cur.execute("SELECT id FROM matches WHERE id = %s FOR UPDATE SKIP LOCKED", (m["id"],))
+        assert cur.fetchone() == (m["id"],)
+        cur.execute("UPDATE matches SET version = version + 1 WHERE id = %s", (m["id"],))
+        cur.execute("INSERT INTO actions (match_id, n, seat, body) VALUES (%s, 1, 1, %s)",
+                    (m["id"], '{"type": "refuse"}'))
+    start = time.monotonic()
+    assert run_worker(app) == 0  # skipped, not waited for
+    assert time.monotonic() - start < 2
+    dead.close()  # the worker's process is gone: PostgreSQL rolls its transaction back
+    assert run_worker(app) == 1
+    rows = db_rows(app, "SELECT seat, body FROM actions WHERE match_id = :m", m=m["id"])
+    assert len(rows) == 1 and rows[0].body != {"type": "refuse"}
+    view = get_view(client, m["id"], ana)
+    assert view["version"] == m["version"] + 1 and view["hand"]["to_act"] == [0]
