@@ -11,7 +11,8 @@ from typing import Any
 
 bind = [f"{os.environ.get('BIND_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gevent"
+# gunicorn's gevent worker, answering its own 400/414/431 errors as problem+json
+worker_class = "app.gunicorn_worker.ProblemGeventWorker"
 worker_connections = 2000
 # Long polls last up to 60 s; a stopping worker lets them finish or time out.
 graceful_timeout = 65
@@ -24,8 +25,11 @@ control_socket_disable = True
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """In a gevent worker, make psycopg2 yield to other greenlets while it waits on the DB."""
-    if type(worker).__module__.startswith("gunicorn.workers.ggevent"):
-        from psycogreen.gevent import patch_psycopg
+    """In a gevent worker, make psycopg2 yield to other greenlets while it waits on the DB
+    (with the client-side deadlines of app/dbwait.py)."""
+    from gunicorn.workers.ggevent import GeventWorker
+
+    if isinstance(worker, GeventWorker):
+        from app.dbwait import patch_psycopg
 
         patch_psycopg()

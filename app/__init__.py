@@ -7,7 +7,9 @@ from typing import Any
 
 from flask import Flask
 
-from app.config import load_config
+from app import body, dbwait
+from app.config import client_deadlines, load_config
+from app.cors import init_cors
 from app.embedded_pg import normalise_database_url
 from app.errors import ApiRequest, register_error_handlers
 # (aliased: the subpackage app.api would shadow a global named ``api`` in this package)
@@ -38,11 +40,17 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
             "DATABASE_URL is not set (python3 scripts/dev.py serve starts an embedded PostgreSQL)"
         )
     app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(uri)
+    dbwait.configure(*client_deadlines(app.config["DATABASE_LIMITS"]))
 
+    # Flask gives its logger ("app") a stderr handler on first use; the modules' loggers
+    # (app.errors, app.waiting...) are its children and log through it.
+    app.logger.debug("configured")
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     smorest_api.init_app(app)
     register_error_handlers(app)
+    init_cors(app)
+    body.init_app(app)
 
     from app import models  # noqa: F401  (register the tables on db.metadata)
     from app.api import register_blueprints

@@ -2,11 +2,14 @@
 
 Variables: ``DATABASE_URL`` (normalised to ``postgresql+psycopg2://``), ``TRUCO_ENV``
 (``development`` | ``production`` | ``testing``, default ``development``) and
-``TRUCO_FIXED_DEALS`` (``1`` / ``0``; unset: allowed everywhere but production).
+``TRUCO_FIXED_DEALS`` (``1`` / ``0``; unset: allowed everywhere but production), the
+database time limits ``TRUCO_DB_*`` (seconds, see :func:`database_limits`), the body read
+limit ``TRUCO_BODY_TIMEOUT`` and the long-poll cap ``TRUCO_MAX_POLLS_PER_CLIENT``.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -32,6 +35,75 @@ def _flag(name: str, value: str | None, default: bool) -> bool:
     raise ValueError(f"{name} must be 1 or 0, not {value!r}")
 
 
+# Seconds (fractions allowed); 0 turns a server-side timeout off.
+DB_LIMIT_DEFAULTS = {
+    "TRUCO_DB_CONNECT_TIMEOUT": 3.0,
+    "TRUCO_DB_STATEMENT_TIMEOUT": 4.0,
+    "TRUCO_DB_LOCK_TIMEOUT": 3.0,
+    "TRUCO_DB_IDLE_TX_TIMEOUT": 10.0,
+    "TRUCO_DB_POOL_TIMEOUT": 3.0,
+    "TRUCO_DB_TCP_USER_TIMEOUT": 10.0,
+}
+READ_DEADLINE_MARGIN = 1.0
+"""The client gives up on a silent database this long after the statement timeout."""
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """A non-negative number of seconds from ``env[name]``; unset or empty gives ``default``."""
+    value = (env.get(name) or "").strip()
+    if not value:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {value!r}") from None
+    if seconds < 0 or math.isnan(seconds):
+        raise ValueError(f"{name} must be a number of seconds >= 0, not {value!r}")
+    return seconds
+
+
+def database_limits(env: Mapping[str, str]) -> dict[str, float]:
+    """The database time limits in seconds, by variable name (defaults filled in)."""
+    return {name: _seconds(env, name, default) for name, default in DB_LIMIT_DEFAULTS.items()}
+
+
+def connect_args(limits: Mapping[str, float]) -> dict[str, Any]:
+    """libpq connection parameters that bound every wait on the database.
+
+    ``connect_timeout`` (whole seconds, libpq's minimum is 2), server-side statement, lock and
+    idle-in-transaction timeouts, and TCP keepalives plus ``tcp_user_timeout`` so that a peer
+    that vanishes mid-query is noticed. Under gevent, :mod:`app.dbwait` adds client-side
+    deadlines (libpq ignores ``connect_timeout`` in asynchronous mode, and a stopped server
+    ACKs every byte, so only the client can time it out).
+    """
+    def ms(name: str) -> int:
+        return round(limits[name] * 1000)
+
+    tcp_user = limits["TRUCO_DB_TCP_USER_TIMEOUT"]
+    options = " ".join([
+        f"-c statement_timeout={ms('TRUCO_DB_STATEMENT_TIMEOUT')}",
+        f"-c lock_timeout={ms('TRUCO_DB_LOCK_TIMEOUT')}",
+        f"-c idle_in_transaction_session_timeout={ms('TRUCO_DB_IDLE_TX_TIMEOUT')}",
+    ])
+    args: dict[str, Any] = {
+        "connect_timeout": max(2, math.ceil(limits["TRUCO_DB_CONNECT_TIMEOUT"])),
+        "options": options,
+        "keepalives": 1,
+        "keepalives_idle": max(1, math.ceil(tcp_user / 2)),
+        "keepalives_interval": max(1, math.ceil(tcp_user / 6)),
+        "keepalives_count": 3,
+        "tcp_user_timeout": round(tcp_user * 1000),
+    }
+    return args
+
+
+def client_deadlines(limits: Mapping[str, float]) -> tuple[float, float]:
+    """(connect, read) deadlines in seconds of :mod:`app.dbwait` (0 timeouts: 60 s)."""
+    connect = limits["TRUCO_DB_CONNECT_TIMEOUT"] or 60.0
+    statement = limits["TRUCO_DB_STATEMENT_TIMEOUT"] or 60.0 - READ_DEADLINE_MARGIN
+    return connect, statement + READ_DEADLINE_MARGIN
+
+
 def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Build the Flask config mapping from ``environ`` (default: ``os.environ``)."""
     env = os.environ if environ is None else environ
@@ -39,26 +111,46 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     if truco_env not in ENVIRONMENTS:
         raise ValueError(f"TRUCO_ENV must be one of {', '.join(ENVIRONMENTS)}, not {truco_env!r}")
     url = env.get("DATABASE_URL")
+    limits = database_limits(env)
     return {
         "TRUCO_ENV": truco_env,
         "TESTING": truco_env == "testing",
         "SQLALCHEMY_DATABASE_URI": normalise_database_url(url) if url else None,
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "DATABASE_LIMITS": limits,
+        "DATABASE_CONNECT_ARGS": connect_args(limits),
+        "SQLALCHEMY_ENGINE_OPTIONS": {
+            "pool_pre_ping": True,
+            "pool_timeout": limits["TRUCO_DB_POOL_TIMEOUT"],
+            "connect_args": connect_args(limits),
+        },
+        # a request body must arrive whole within this many seconds (408 otherwise)
+        "BODY_TIMEOUT": _seconds(env, "TRUCO_BODY_TIMEOUT", 10.0),
+        # concurrent long polls per token (or per address without one), per process; 0: no cap
+        "MAX_POLLS_PER_CLIENT": int(_seconds(
+            env, "TRUCO_MAX_POLLS_PER_CLIENT", 0 if truco_env == "testing" else 20)),
         "FIXED_DEALS_ALLOWED": _flag(
             "TRUCO_FIXED_DEALS", env.get("TRUCO_FIXED_DEALS"), truco_env != "production"
         ),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
-        # "COUNT/SECONDS" per process; empty turns a limit off (the default under testing).
+        # "COUNT/SECONDS" shared by all processes (counted in PostgreSQL); empty turns a limit
+        # off (the default under testing).
         "RATE_LIMIT_REGISTER": env.get(
             "TRUCO_RATE_REGISTER", "" if truco_env == "testing" else "20/60"),
         "RATE_LIMIT_ACTION": env.get(
             "TRUCO_RATE_ACTION", "" if truco_env == "testing" else "60/10"),
+        "RATE_LIMIT_CREATE": env.get(
+            "TRUCO_RATE_CREATE", "" if truco_env == "testing" else "30/60"),
+        # How many matches one player may have waiting for players at once.
+        "MAX_WAITING_MATCHES": int(env.get("TRUCO_MAX_WAITING_MATCHES") or 20),
         # flask-smorest / apispec: the generated spec is the source of openapi.yaml.
         "API_TITLE": "Truco API",
         "API_VERSION": "1",
         "OPENAPI_VERSION": "3.0.3",
         "API_SPEC_OPTIONS": {
-            "info": {"description": "Truco Paulista game server. See API.md for the contract."},
+            "info": {"description": (
+                "Truco Paulista game server. The contract in prose is docs/api.md in the "
+                "source repository (also served by the server at /docs/api.md); the rules are "
+                "docs/rules.md (/docs/rules.md).")},
             "components": {
                 "securitySchemes": {
                     "bearerAuth": {"type": "http", "scheme": "bearer"},

@@ -17,23 +17,38 @@ Decisions:
 - A body sent with a non-JSON Content-Type to ``get_json()`` is 415 ``unsupported_media_type``.
 - A JSON body nested deeper than ``MAX_JSON_DEPTH`` is 422 ``validation_error`` before any view
   parses it (Python's decoder raises ``RecursionError``, not ``ValueError``, on deep nesting).
+- A JSON body the decoder refuses although it is well-formed (an integer literal longer than
+  Python's ``int`` limit of 4,300 digits raises a plain ``ValueError``) is 422 ``validation_error``.
+- The database being unreachable, hung or refusing (connection errors, timeouts, pool
+  exhaustion) is 503 ``service_unavailable`` with ``Retry-After``, logged as one line per
+  failure kind and interval (:mod:`app.logthrottle`), not a traceback per request.
+- ``retry_after`` is always an integer number of seconds (rounded up), as ``Retry-After``.
 - Anything unexpected is logged with its traceback and answered 500 ``internal_error``.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import math
 from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
+import psycopg2
 from flask import Flask, Request, Response, current_app, request
+from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
+
+from app.logthrottle import warn_throttled
 
 PROBLEM_MIMETYPE = "application/problem+json"
 TYPE_PREFIX = "urn:truco:problem:"
 MAX_JSON_DEPTH = 32  # no request body of this API is deeper than 4
+UNAVAILABLE_RETRY_AFTER = 5
+"""Seconds a client is asked to wait when the database is unavailable (503)."""
+log = logging.getLogger(__name__)
 
 # Stable codes for errors raised by werkzeug / Flask rather than by our own code.
 HTTP_CODES: dict[int, str] = {
@@ -43,6 +58,7 @@ HTTP_CODES: dict[int, str] = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    408: "request_timeout",
     409: "conflict",
     410: "gone",
     411: "length_required",
@@ -115,11 +131,13 @@ def problem(status: int, code: str, detail: str, *,
         "code": code,
     }
     body.update((k, v) for k, v in extra.items() if k not in body)
+    if body.get("retry_after") is not None:
+        body["retry_after"] = max(1, math.ceil(body["retry_after"]))  # whole seconds
     response = current_app.response_class(
         current_app.json.dumps(body) + "\n", status=status, mimetype=PROBLEM_MIMETYPE
     )
-    if "retry_after" in extra and extra["retry_after"] is not None:
-        response.headers["Retry-After"] = str(math.ceil(extra["retry_after"]))
+    if body.get("retry_after") is not None:
+        response.headers["Retry-After"] = str(body["retry_after"])
     if status == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
     for name, value in (headers or {}).items():
@@ -196,10 +214,34 @@ def handle_http_exception(e: HTTPException) -> Response | HTTPException:
     return problem(status, code, data.get("message") or _default_detail(e), headers=headers)
 
 
+DATABASE_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError,
+                   psycopg2.OperationalError, psycopg2.InterfaceError)
+"""What an unreachable, hung or restarting database raises (statement / lock timeouts,
+connection refused or lost, a full pool, the client-side deadline of :mod:`app.dbwait`)."""
+
+
+def _failure_kind(e: BaseException) -> str:
+    """A short, stable name of a database failure: the driver's class (and SQLSTATE)."""
+    cause = getattr(e, "orig", None) or e
+    code = getattr(cause, "pgcode", None)
+    return f"database {type(cause).__name__}" + (f" {code}" if code else "")
+
+
+def handle_database_unavailable(e: Exception) -> Response:
+    """503 ``service_unavailable``: the database is down, hung or overloaded; retry later."""
+    first_line = (str(getattr(e, "orig", None) or e).strip().splitlines() or [""])[0]
+    warn_throttled(log, _failure_kind(e), f"{request.method} {request.path}: {first_line}")
+    return problem(503, "service_unavailable",
+                   "The database is not available right now; retry later.",
+                   retry_after=UNAVAILABLE_RETRY_AFTER)
+
+
 def handle_unexpected(e: Exception) -> Response | HTTPException:
     """Catch-all: log the traceback, answer a bare 500 problem."""
     if isinstance(e, HTTPException):
         return handle_http_exception(e)
+    if isinstance(e, DATABASE_ERRORS):
+        return handle_database_unavailable(e)
     current_app.logger.exception("Unhandled error on %s %s", request.method, request.path)
     return problem(500, "internal_error", "An unexpected error occurred; it has been logged.")
 
@@ -241,9 +283,14 @@ def check_json_depth() -> None:
     too_deep = ApiError(422, "validation_error", "The request body is nested too deeply.",
                         errors={"_body": [f"nested deeper than {MAX_JSON_DEPTH} levels"]})
     try:
-        body = request.get_json(silent=True)  # invalid JSON: None, left to the view (after 401)
+        body = json.loads(request.get_data(cache=True))
     except RecursionError:
         raise too_deep from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return  # invalid JSON: left to the view (after its 401)
+    except ValueError as exc:  # well-formed, but e.g. an integer of more than 4,300 digits
+        raise ApiError(422, "validation_error", "The request body has a number too large.",
+                       errors={"_body": [str(exc).split(";")[0]]}) from None
     if _depth_exceeds(body, MAX_JSON_DEPTH):
         raise too_deep
 
@@ -253,6 +300,8 @@ def register_error_handlers(app: Flask) -> None:
     they replace flask-smorest's."""
     app.register_error_handler(ApiError, handle_api_error)
     app.register_error_handler(HTTPException, handle_http_exception)
+    for error in DATABASE_ERRORS:
+        app.register_error_handler(error, handle_database_unavailable)
     app.register_error_handler(Exception, handle_unexpected)
     app.before_request(require_json_body)
     app.before_request(check_json_depth)

@@ -12,6 +12,7 @@ from sqlalchemy import (
     CheckConstraint,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     SmallInteger,
     String,
@@ -19,7 +20,7 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, MappedColumn, mapped_column, relationship
 
 from app.extensions import db
@@ -64,6 +65,8 @@ class Match(db.Model):
     __table_args__ = (
         CheckConstraint(f"status IN {MATCH_STATUSES!r}", name="status"),
         CheckConstraint(f"visibility IN {VISIBILITIES!r}", name="visibility"),
+        # the workers' queue: only matches with work are in it
+        Index("ix_matches_due_at", "due_at", postgresql_where=text("due_at IS NOT NULL")),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("m_"))
@@ -73,7 +76,7 @@ class Match(db.Model):
     status: Mapped[str] = mapped_column(String(16), nullable=False, index=True, default="waiting")
     visibility: Mapped[str] = mapped_column(String(8), nullable=False, default="public")
     invite_code: Mapped[str | None] = mapped_column(String(32))
-    created_by: Mapped[str] = mapped_column(ForeignKey("players.id"), nullable=False)
+    created_by: Mapped[str] = mapped_column(ForeignKey("players.id"), nullable=False, index=True)
     seed: Mapped[int] = mapped_column(BigInteger, nullable=False)
     fixed_deals: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
                                               server_default=text("false"))
@@ -92,6 +95,12 @@ class Match(db.Model):
     turn_timeout: Mapped[int | None] = mapped_column(Integer)  # seconds; null: no limit
     on_timeout: Mapped[str] = mapped_column(String(16), nullable=False, default="auto_play")
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    to_act: Mapped[list[int]] = mapped_column(ARRAY(SmallInteger), nullable=False, default=list,
+                                              server_default=text("'{}'"))
+    """The seats that may act now (empty unless active): the engine's answer, kept here so
+    that lists and the worker need not read the state."""
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When background work is due (a bot's move: now); null when there is none."""
     created_at: Mapped[datetime] = _now()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=func.now(), onupdate=func.now()
@@ -171,3 +180,14 @@ class IdempotencyRecord(db.Model):
     headers: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False,
                                                     server_default=text("'{}'::jsonb"))
     created_at: Mapped[datetime] = _now()
+
+
+class RateWindow(db.Model):
+    """A rate limit's current window for one (kind, key), shared by every app process."""
+
+    __tablename__ = "rate_windows"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    used: Mapped[int] = mapped_column(Integer, nullable=False)

@@ -1,26 +1,47 @@
-"""Per-process rate limits (a fixed window per key), answered with 429 `rate_limited`.
+"""Rate limits shared by every app process (a fixed window per kind and key, counted in
+PostgreSQL), answered with 429 `rate_limited` and `Retry-After`.
 
 Limits come from the config as "COUNT/SECONDS" strings; an empty value turns a limit off
-(the test configuration does, except in the tests of this module). With several processes
-each keeps its own counters, so the effective limit is at most processes x COUNT.
+(the test configuration does, except in the tests of this module). The count is taken in its
+own short transaction, so a request that fails afterwards (an illegal action, say) still
+counts, and the request's own transaction is not touched.
 """
 from __future__ import annotations
 
+import hashlib
 import math
-import threading
-import time
 
 from flask import current_app, request
+from sqlalchemy import text
 
 from app.errors import ApiError
+from app.extensions import db
 
-_lock = threading.Lock()
-_windows: dict[tuple[str, str], tuple[float, int]] = {}
+KINDS = ("register", "action", "create")
+"""What is limited: registrations per address, actions and match creations per player."""
+
+_COUNT = text("""
+    INSERT INTO rate_windows AS w (kind, key, started_at, used)
+    VALUES (:kind, :key, clock_timestamp(), 1)
+    ON CONFLICT (kind, key) DO UPDATE SET
+        started_at = CASE WHEN w.started_at <= clock_timestamp() - make_interval(secs => :period)
+                          THEN clock_timestamp() ELSE w.started_at END,
+        used = CASE WHEN w.started_at <= clock_timestamp() - make_interval(secs => :period)
+                    THEN 1 ELSE w.used + 1 END
+    RETURNING used,
+        extract(epoch FROM w.started_at + make_interval(secs => :period) - clock_timestamp())
+""")
 
 
-def _parse(rule: str) -> tuple[int, float]:
+def parse_rule(rule: str) -> tuple[int, float]:
+    """ "COUNT/SECONDS" -> (count, seconds)."""
     count, _, seconds = rule.partition("/")
     return int(count), float(seconds)
+
+
+def _key(value: str) -> str:
+    """Keys fit the column whatever their length (an IPv6 address, a player id)."""
+    return value if len(value) <= 64 else hashlib.sha256(value.encode()).hexdigest()
 
 
 def check(kind: str, key: str) -> None:
@@ -28,20 +49,13 @@ def check(kind: str, key: str) -> None:
     rule = current_app.config.get(f"RATE_LIMIT_{kind.upper()}")
     if not rule:
         return
-    limit, period = _parse(rule)
-    now = time.monotonic()
-    with _lock:
-        start, used = _windows.get((kind, key), (now, 0))
-        if now - start >= period:
-            start, used = now, 0
-        if used >= limit:
-            retry = max(1, math.ceil(period - (now - start)))  # whole seconds, as documented
-            raise ApiError(429, "rate_limited", f"too many {kind} requests; retry later",
-                           retry_after=retry)
-        _windows[(kind, key)] = (start, used + 1)
-        if len(_windows) > 100_000:  # forget stale windows rather than grow for ever
-            for stale in [k for k, (s, _) in _windows.items() if now - s >= period]:
-                del _windows[stale]
+    limit, period = parse_rule(rule)
+    with db.engine.begin() as conn:
+        used, left = conn.execute(_COUNT, {"kind": kind, "key": _key(key),
+                                           "period": period}).one()
+    if used > limit:
+        raise ApiError(429, "rate_limited", f"too many {kind} requests; retry later",
+                       retry_after=max(1, math.ceil(left)))
 
 
 def client_address() -> str:

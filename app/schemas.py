@@ -1,6 +1,8 @@
 """Request and response schemas: they validate input and are the source of openapi.yaml."""
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -16,6 +18,16 @@ STRICT_INT = {"strict": True}
 SEAT_RANGE = validate.Range(0, max(PLAYER_COUNTS) - 1)  # the match's own limit is checked later
 
 
+BLANK_LOOKING = frozenset("\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0")
+"""Letters and symbols that print as nothing (Hangul fillers, the blank Braille pattern...)."""
+
+
+def visible(char: str) -> bool:
+    """True for a character that shows as a mark: not a space, control, format or combining
+    character, nor one of the blank-looking letters."""
+    return unicodedata.category(char)[0] in "LNPS" and char not in BLANK_LOOKING
+
+
 class StrictBoolean(fields.Boolean):
     """A JSON ``true`` or ``false``, nothing else (marshmallow alone takes ``1``, ``"yes"``...)."""
 
@@ -23,6 +35,18 @@ class StrictBoolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+
+class QueryInteger(fields.Integer):
+    """An integer in a query string: ASCII digits with an optional minus sign, nothing else
+    (Python's int() also takes "1_000", " 7 " and other scripts' digits)."""
+
+    _FORM = re.compile(r"-?[0-9]{1,18}")
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, str) and not self._FORM.fullmatch(value):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class QuerySchema(Schema):
@@ -45,6 +69,8 @@ class PlayerCreateSchema(Schema):
         text = value.strip()
         if not 1 <= len(text) <= 32 or not text.isprintable():
             raise ValidationError("must be 1 to 32 printable characters after trimming")
+        if not any(visible(c) for c in text):
+            raise ValidationError("must contain at least one visible character")
 
 
 class BotSeatSchema(Schema):
@@ -76,7 +102,7 @@ class MatchCreateSchema(Schema):
     start_score = fields.List(fields.Integer(**STRICT_INT), load_default=None, allow_none=True)
     deals = fields.List(fields.Nested(DealSchema), load_default=None, allow_none=True)
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
-        "description": "ruleset options by RULES.md name; defaults: "
+        "description": "ruleset options by name (docs/rules.md); defaults: "
                        + ", ".join(f"{k}={v}" for k, v in OPTION_DEFAULTS.items())})
 
 
@@ -99,27 +125,27 @@ class ActionSchema(Schema):
 
 
 class WaitQuerySchema(QuerySchema):
-    wait = fields.Integer(load_default=0, validate=validate.Range(0, 60),
-                          metadata={"description": "long poll: seconds to wait for a change"})
+    wait = QueryInteger(load_default=0, validate=validate.Range(0, 60),
+                        metadata={"description": "long poll: seconds to wait for a change"})
 
 
 class EventsQuerySchema(WaitQuerySchema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0))
-    limit = fields.Integer(load_default=100, validate=validate.Range(1, 500))
+    after = QueryInteger(load_default=0, validate=validate.Range(0))
+    limit = QueryInteger(load_default=100, validate=validate.Range(1, 500))
 
 
 class LobbyQuerySchema(QuerySchema):
-    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
-    offset = fields.Integer(load_default=0, validate=validate.Range(0, MAX_OFFSET))
+    limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
+    offset = QueryInteger(load_default=0, validate=validate.Range(0, MAX_OFFSET))
     ruleset = fields.String(validate=validate.OneOf(list(RULESETS)))
-    players = fields.Integer(validate=validate.OneOf(PLAYER_COUNTS))
+    players = QueryInteger(validate=validate.OneOf(PLAYER_COUNTS))
 
 
 class MyMatchesQuerySchema(WaitQuerySchema):
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "cancelled"]))
     your_turn = fields.Boolean()
-    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
-    offset = fields.Integer(load_default=0, validate=validate.Range(0, MAX_OFFSET))
+    limit = QueryInteger(load_default=50, validate=validate.Range(1, 200))
+    offset = QueryInteger(load_default=0, validate=validate.Range(0, MAX_OFFSET))
 
 
 # --- documentation building blocks ------------------------------------------------------

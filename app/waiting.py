@@ -17,13 +17,17 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg2
 import psycopg2.extensions
+from flask import request
 from sqlalchemy.engine import make_url
 
+from app.disconnect import ClientGone, watch_client
 from app.extensions import db
+from app.logthrottle import warn_throttled
+from app.pollcap import poll_slot
 
 CHANNEL = "truco"
 LISTENER_APPLICATION_NAME = "truco-listener"
@@ -34,12 +38,26 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def libpq_dsn(database_url: str) -> str:
+    """The SQLAlchemy URL as psycopg2 takes it (for connections of our own: LISTEN)."""
+    return make_url(database_url).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+
+
+def notified_keys(payload: str) -> list[str]:
+    """The waiter keys a notification wakes: the match id and every player id it names
+    (payload `<match id>:<version>:<player id>,...`, see app.matches.notify)."""
+    match_id, _, rest = payload.partition(":")
+    _, _, players = rest.partition(":")
+    return [match_id, *filter(None, players.split(","))]
+
+
 class Hub:
     """Waiters by match id, woken by the process's listener."""
 
-    def __init__(self, database_url: str) -> None:
-        self._dsn = make_url(database_url).set(drivername="postgresql").render_as_string(
-            hide_password=False)
+    def __init__(self, database_url: str, connect_args: dict[str, Any] | None = None) -> None:
+        self._dsn = libpq_dsn(database_url)
+        self._connect_args = dict(connect_args or {})
         self._lock = threading.Lock()
         self._waiters: dict[str, set[threading.Event]] = defaultdict(set)
         self._started = False
@@ -58,13 +76,18 @@ class Hub:
         while True:
             try:
                 self._listen()
+            except psycopg2.Error as exc:  # the database is down or restarting: no traceback
+                first = (str(exc).strip().splitlines() or [""])[0]
+                warn_throttled(log, "listener " + type(exc).__name__,
+                               f"LISTEN connection lost ({first}); reconnecting")
             except Exception:  # noqa: BLE001 - a dropped connection must not end the listener
                 log.exception("LISTEN connection lost; reconnecting")
             self.ready.clear()
             time.sleep(RECONNECT_DELAY)
 
     def _listen(self) -> None:
-        conn = psycopg2.connect(self._dsn, application_name=LISTENER_APPLICATION_NAME)
+        conn = psycopg2.connect(self._dsn, application_name=LISTENER_APPLICATION_NAME,
+                                **self._connect_args)
         conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
         try:
             conn.cursor().execute(f"LISTEN {CHANNEL}")
@@ -80,14 +103,13 @@ class Hub:
                     conn.poll()
                 # (notifications may also arrive during the keepalive's round trip)
                 while conn.notifies:
-                    note = conn.notifies.pop(0)
-                    self._wake(note.payload.split(":", 1)[0])
+                    self._wake_keys(notified_keys(conn.notifies.pop(0).payload))
         finally:
             conn.close()
 
-    def _wake(self, key: str) -> None:
+    def _wake_keys(self, keys: list[str]) -> None:
         with self._lock:
-            waiters = list(self._waiters.get(key, ()))
+            waiters = {e for key in keys for e in self._waiters.get(key, ())}
         for event in waiters:
             event.set()
 
@@ -101,7 +123,9 @@ class Hub:
                    timeout: float) -> T | None:
         """Call `check` (which may use the database) until it returns something or `timeout`
         passes, sleeping between calls, without a database connection, until a NOTIFY for one
-        of `keys` arrives. What `check` returns stays bound to its session (lazy loads work);
+        of `keys` arrives. Holds one of the caller's long-poll slots (429 over the cap,
+        :mod:`app.pollcap`) and ends with `ClientGone` once the client has disconnected
+        (:mod:`app.disconnect`). What `check` returns stays bound to its session (lazy loads work);
         objects loaded before a sleep are detached from the session the sleep released."""
         self._ensure_listener()
         keys = list(keys)
@@ -111,15 +135,18 @@ class Hub:
                 self._waiters[key].add(event)
         deadline = time.monotonic() + timeout
         try:
-            while True:
-                event.clear()
-                result = check()
-                left = deadline - time.monotonic()
-                if result is not None or left <= 0:
-                    # still in check's session: the caller renders what it found
-                    return result
-                db.session.remove()  # give the connection back before sleeping
-                event.wait(left)
+            with poll_slot(), watch_client(request.environ, event) as gone:
+                while True:
+                    event.clear()
+                    if gone():
+                        raise ClientGone()
+                    result = check()
+                    left = deadline - time.monotonic()
+                    if result is not None or left <= 0:
+                        # still in check's session: the caller renders what it found
+                        return result
+                    db.session.remove()  # give the connection back before sleeping
+                    event.wait(left)
         finally:
             with self._lock:
                 for key in keys:
@@ -137,7 +164,8 @@ def hub() -> Hub:
         with _create_lock:
             found = current_app.extensions.get("truco_hub")
             if found is None:
-                found = Hub(current_app.config["SQLALCHEMY_DATABASE_URI"])
+                found = Hub(current_app.config["SQLALCHEMY_DATABASE_URI"],
+                            current_app.config.get("DATABASE_CONNECT_ARGS"))
                 current_app.extensions["truco_hub"] = found
     return found
 

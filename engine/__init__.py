@@ -5,6 +5,7 @@ no global random generator (shuffles come from the match seed or fixed deals).
 """
 from __future__ import annotations
 
+from .actions import normal_form
 from .cards import DECK, manilhas, parse_card, strengths
 from .errors import IllegalAction, InvalidAction, InvalidConfig
 from .legal import legal_actions
@@ -17,6 +18,6 @@ from .views import redact_event, view
 __all__ = [
     "DECK", "Hand", "IllegalAction", "InvalidAction", "InvalidConfig", "MatchState",
     "OPTION_CHOICES", "OPTION_DEFAULTS", "Options", "PLAYER_COUNTS", "RULESETS", "Ruleset",
-    "Trick", "apply", "legal_actions", "manilhas", "new_match", "parse_card", "redact_event",
+    "Trick", "apply", "legal_actions", "manilhas", "new_match", "normal_form", "parse_card", "redact_event",
     "resign", "strengths", "view",
 ]

@@ -61,3 +61,20 @@ def parse_action(body: Any) -> ParsedAction:
     if card is None:
         raise InvalidAction(f"{body['card']!r} is not a card code such as 7c, Qd or As", "card")
     return ParsedAction("play", card, None, face_down, None)
+
+
+def normal_form(body: Any) -> dict[str, Any]:
+    """The canonical body of the action in `body` (card codes in output form, defaults left
+    out): two bodies that mean the same action have the same normal form. InvalidAction when
+    `body` is malformed."""
+    action = parse_action(body)
+    form: dict[str, Any] = {"type": action.type}
+    if action.card is not None:
+        form["card"] = action.card
+    if action.slot is not None:
+        form["slot"] = action.slot
+    if action.face_down:
+        form["face_down"] = True
+    if action.to is not None:
+        form["to"] = action.to
+    return form

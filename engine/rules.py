@@ -80,6 +80,11 @@ class Options:
         return cls(**data)
 
 
+MAX_IRON_HAND_VALUE = 99
+"""RULES.md sets no upper bound; any stake of 12 or more ends the game, so 99 refuses only
+absurd input (a 4,000-digit stake) while every meaningful value stays accepted."""
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equality that keeps True apart from 1 and False from 0."""
     return a == b and type(a) is type(b)
@@ -107,10 +112,10 @@ def make_options(ruleset: Ruleset, players: int, raw: Any) -> Options:
             else:
                 errors[key] = f'must be "random" or a seat from 0 to {players - 1}'
         elif name == "iron_hand_value":
-            if type(value) is int and value >= 1:
+            if type(value) is int and 1 <= value <= MAX_IRON_HAND_VALUE:
                 values[name] = value
             else:
-                errors[key] = "must be an integer of at least 1"
+                errors[key] = f"must be an integer from 1 to {MAX_IRON_HAND_VALUE}"
         else:
             errors[key] = "unknown option"
     if errors:

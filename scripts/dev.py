@@ -1,14 +1,9 @@
 #!/usr/bin/env python3
 """Developer entry point; standard library only until it re-executes inside ``.venv``.
 
-    python3 scripts/dev.py serve            the API under gunicorn on $PORT (default 8000)
-    python3 scripts/dev.py test [ARGS]      python -m pytest -q ARGS
-    python3 scripts/dev.py bench [ARGS]     every bench/*.py with ARGS (a NAME picks bench/NAME.py)
-
-Each command first makes sure ``.venv`` exists with requirements.txt installed (skipped
-while the hash stamp matches), then runs itself again with the venv's Python. ``serve``
-starts an embedded PostgreSQL under ``instance/pgdata`` when DATABASE_URL is unset, applies
-the migrations, runs gunicorn (gunicorn.conf.py) and stops the database when it ends.
+Each command first makes sure ``.venv`` is complete with requirements.txt installed (skipped
+while the hash stamp matches; a half-made ``.venv`` left by an interrupted first run is
+rebuilt), then runs itself again with the venv's Python. See ``USAGE`` (``--help``).
 """
 
 from __future__ import annotations
@@ -18,14 +13,47 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
 REQUIREMENTS = ROOT / "requirements.txt"
-STAMP = VENV / ".requirements.sha256"
+STAMP_NAME = ".requirements.sha256"
+INSTALLING_NAME = ".requirements.installing"
+"""Present in .venv while pip installs requirements.txt: left behind, the install was cut."""
 REEXEC_FLAG = "TRUCO_DEV_IN_VENV"
+
+USAGE = """\
+usage: python3 scripts/dev.py COMMAND [ARGS]
+
+commands:
+  serve            the API under gunicorn on $BIND_HOST:$PORT (default 127.0.0.1:8000) and
+                   a background worker (bots);
+                   with DATABASE_URL unset, an embedded PostgreSQL kept in instance/pgdata
+  test [ARGS]      python -m pytest -q ARGS (the whole suite without ARGS)
+  bench [ARGS]     every bench/*.py with ARGS (a NAME picks bench/NAME.py)
+  help             this text (also -h, --help)
+
+Every command first creates .venv and installs requirements.txt when needed; a .venv left
+half-made by an interrupted first run is detected and rebuilt.
+
+environment:
+  PORT                 port gunicorn binds (default 8000)
+  BIND_HOST            address gunicorn binds (default 127.0.0.1; 0.0.0.0 for every interface)
+  DATABASE_URL         PostgreSQL URL; unset: serve starts the embedded PostgreSQL
+  TEST_DATABASE_URL    PostgreSQL server for the tests (role with CREATEDB); unset: a
+                       temporary embedded one
+  WEB_CONCURRENCY      gunicorn worker processes (default 2)
+  TRUCO_ENV            development (default), testing or production
+  TRUCO_FIXED_DEALS    1 / 0: allow `deals` and `start_score` in create bodies
+                       (default: allowed except in production)
+  TRUCO_RATE_REGISTER  registrations per client address, COUNT/SECONDS (default 20/60; empty: off)
+  TRUCO_RATE_ACTION    actions per player, COUNT/SECONDS (default 60/10; empty: off)
+  TRUCO_CORS_ORIGINS   browser origins allowed by CORS: empty (default, off), * or a
+                       comma-separated list such as https://a.example,http://localhost:3000
+"""
 
 
 def log(message: str) -> None:
@@ -33,32 +61,67 @@ def log(message: str) -> None:
     print(f"[dev] {message}", flush=True)
 
 
-def requirements_digest() -> str:
+def requirements_digest(requirements: Path = REQUIREMENTS) -> str:
     """Hash of requirements.txt and the Python version the venv is built with."""
-    data = REQUIREMENTS.read_bytes() + f"\npython{sys.version_info[:2]}".encode()
+    data = requirements.read_bytes() + f"\npython{sys.version_info[:2]}".encode()
     return hashlib.sha256(data).hexdigest()
 
 
-def in_venv() -> bool:
+def in_venv(venv: Path = VENV) -> bool:
     """True when this interpreter is the project's venv."""
-    return Path(sys.prefix).resolve() == VENV.resolve()
+    return Path(sys.prefix).resolve() == venv.resolve()
 
 
-def ensure_venv() -> None:
-    """Create .venv and install requirements.txt into it unless the stamp is current."""
-    if not in_venv() and not VENV_PYTHON.exists():
-        log(f"creating {VENV.relative_to(ROOT)} with Python {sys.version.split()[0]}")
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True)
-    digest = requirements_digest()
-    if STAMP.exists() and STAMP.read_text().strip() == digest:
+def venv_problem(venv: Path = VENV) -> str | None:
+    """Why ``venv`` cannot be used as it is (it must be rebuilt), or None when it is whole.
+
+    A first run interrupted while ``python -m venv`` ran leaves no ``pyvenv.cfg``, no
+    ``bin/python`` or no pip; one interrupted while pip installed requirements.txt leaves the
+    ``INSTALLING_NAME`` marker. A missing ``venv`` is not a problem: it is simply created.
+    """
+    if not venv.exists():
+        return None
+    python = venv / "bin" / "python"
+    if not (venv / "pyvenv.cfg").is_file():
+        return "it has no pyvenv.cfg"
+    if not python.exists():  # also a dangling link to a Python that was removed
+        return "it has no bin/python"
+    if not os.access(python, os.X_OK):
+        return "its bin/python is not executable"
+    if not any(venv.glob("lib/python3*/site-packages/pip/__init__.py")):
+        return "it has no pip"
+    if (venv / INSTALLING_NAME).exists():
+        return "installing requirements.txt into it did not finish"
+    return None
+
+
+def ensure_venv(venv: Path = VENV, requirements: Path = REQUIREMENTS,
+                run: Callable[..., object] = subprocess.run) -> None:
+    """Create (or rebuild, when half-made) ``venv`` and install ``requirements`` into it
+    unless its stamp is current. ``run`` is how commands are run (tests pass a recorder)."""
+    python = venv / "bin" / "python"
+    stamp = venv / STAMP_NAME
+    if not in_venv(venv):
+        problem = venv_problem(venv)
+        if problem is not None:
+            log(f"{venv.name} is incomplete ({problem}; an earlier first run was probably "
+                f"interrupted): deleting and rebuilding it")
+        if problem is not None or not python.exists():
+            if problem is None:
+                log(f"creating {venv.name} with Python {sys.version.split()[0]}")
+            run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+            stamp.unlink(missing_ok=True)
+    digest = requirements_digest(requirements)
+    if stamp.exists() and stamp.read_text().strip() == digest:
         return
-    log("installing requirements.txt into .venv")
-    subprocess.run(
-        [str(VENV_PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q",
-         "-r", str(REQUIREMENTS)],
-        check=True,
-    )
-    STAMP.write_text(digest + "\n")
+    log(f"installing {requirements.name} into {venv.name}")
+    marker = venv / INSTALLING_NAME
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text("pip install -r requirements.txt started; removed when it finishes\n")
+    run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+         "-r", str(requirements)], check=True)
+    stamp.write_text(digest + "\n")
+    marker.unlink(missing_ok=True)
 
 
 def reexec_in_venv() -> None:
@@ -78,7 +141,8 @@ def _raise_stop(signum: int, frame: object) -> None:
 
 
 def serve(args: list[str]) -> int:
-    """Migrate, then run gunicorn until interrupted; stop the embedded database after."""
+    """Migrate, then run gunicorn and a background worker until interrupted; stop the
+    embedded database after."""
     if args:
         sys.exit("[dev] serve takes no arguments (use PORT, DATABASE_URL, WEB_CONCURRENCY)")
     env = dict(os.environ)
@@ -89,13 +153,13 @@ def serve(args: list[str]) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_stop)
     datadir = None
-    gunicorn = None
+    gunicorn = worker = None
     try:
         if not env.get("DATABASE_URL"):
             sys.path.insert(0, str(ROOT))
-            from app.embedded_pg import start_embedded
+            from app.embedded_pg import default_datadir, start_embedded
 
-            datadir = ROOT / "instance" / "pgdata"
+            datadir = default_datadir(ROOT)
             log(f"starting embedded PostgreSQL in {datadir.relative_to(ROOT)}")
             env["DATABASE_URL"] = start_embedded(datadir)
         log("applying migrations")
@@ -106,8 +170,11 @@ def serve(args: list[str]) -> int:
             cwd=ROOT, env=env,
             start_new_session=True,  # Ctrl-C reaches only us; we stop gunicorn gracefully
         )
+        worker = subprocess.Popen([sys.executable, "-m", "app.worker"], cwd=ROOT, env=env,
+                                  start_new_session=True)
         host = env["BIND_HOST"] if env["BIND_HOST"] not in ("", "0.0.0.0") else "127.0.0.1"
-        log(f"serving on http://{host}:{env['PORT']}/ (docs at /docs); Ctrl-C stops")
+        log(f"serving on http://{host}:{env['PORT']}/ (docs at /docs), with a background "
+            "worker for the bots; Ctrl-C stops")
         return gunicorn.wait()
     except _Stop:
         return 0
@@ -117,13 +184,14 @@ def serve(args: list[str]) -> int:
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_IGN)
-        if gunicorn is not None and gunicorn.poll() is None:
-            gunicorn.terminate()
-            try:
-                gunicorn.wait(timeout=75)
-            except subprocess.TimeoutExpired:
-                gunicorn.kill()
-                gunicorn.wait()
+        for process, grace in ((worker, 30), (gunicorn, 75)):
+            if process is not None and process.poll() is None:
+                process.terminate()  # the worker finishes the step under way
+                try:
+                    process.wait(timeout=grace)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
         if datadir is not None:
             from app.embedded_pg import stop_embedded
 
@@ -159,12 +227,21 @@ def bench(args: list[str]) -> int:
 COMMANDS = {"serve": serve, "test": test, "bench": bench}
 
 
+HELP = ("help", "-h", "--help")
+
+
 def main(argv: list[str]) -> int:
-    """Dispatch ``argv[0]`` to a command."""
+    """Dispatch ``argv[0]`` to a command; ``help`` prints the usage."""
+    if argv and argv[0] in HELP:
+        print(USAGE, end="")
+        return 0
+    if not argv or argv[0] not in COMMANDS:
+        if argv:
+            print(f"[dev] unknown command {argv[0]!r}\n", file=sys.stderr)
+        print(USAGE, end="", file=sys.stderr)
+        return 2
     if sys.version_info < (3, 11):
         sys.exit(f"[dev] Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
-    if not argv or argv[0] not in COMMANDS:
-        sys.exit(__doc__)
     ensure_venv()
     if not in_venv():
         reexec_in_venv()

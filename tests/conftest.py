@@ -105,6 +105,7 @@ def app(database_url: str) -> Iterator[Any]:
         "FIXED_DEALS_ALLOWED": True,
         "RATE_LIMIT_REGISTER": "",
         "RATE_LIMIT_ACTION": "",
+        "RATE_LIMIT_CREATE": "",
     })
     yield application
     with application.app_context():

@@ -29,7 +29,7 @@ def compose() -> dict[str, Any]:
 
 def test_compose_services(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"db", "app"}
+    assert set(services) == {"db", "app", "worker"}
     db = services["db"]
     assert db["image"].startswith("postgres:16")
     assert "pg_isready" in _command_text(db["healthcheck"]["test"])
@@ -46,6 +46,15 @@ def test_compose_app_runs_migrations_before_gunicorn(compose: dict[str, Any]) ->
     assert _migrates_then_serves(_command_text(app["command"]))
 
 
+def test_compose_runs_a_background_worker(compose: dict[str, Any]) -> None:
+    worker = compose["services"]["worker"]
+    assert worker["command"] == ["python", "-m", "app.worker"]
+    assert worker["environment"]["DATABASE_URL"] == compose["services"]["app"]["environment"][
+        "DATABASE_URL"]
+    # it starts once the app has migrated the database
+    assert worker["depends_on"]["app"]["condition"] == "service_healthy"
+
+
 def test_dockerfile_migrates_then_serves() -> None:
     lines = (ROOT / "Dockerfile").read_text().splitlines()
     assert lines[0].strip() == "FROM python:3.11-slim"
@@ -60,7 +69,7 @@ def test_gunicorn_conf_uses_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PORT", "8123")
     monkeypatch.delenv("BIND_HOST", raising=False)
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert conf["worker_class"] == "gevent"
+    assert conf["worker_class"] == "app.gunicorn_worker.ProblemGeventWorker"
     assert conf["worker_connections"] == 2000
     assert conf["workers"] == 3
     assert conf["bind"] == ["0.0.0.0:8123"]
@@ -68,12 +77,12 @@ def test_gunicorn_conf_uses_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_gunicorn_post_fork_patches_psycopg_only_under_gevent(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import psycogreen.gevent
+    from app import dbwait
     from gunicorn.workers.ggevent import GeventWorker
     from gunicorn.workers.sync import SyncWorker
 
     calls: list[int] = []
-    monkeypatch.setattr(psycogreen.gevent, "patch_psycopg", lambda: calls.append(1))
+    monkeypatch.setattr(dbwait, "patch_psycopg", lambda: calls.append(1))
     post_fork = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["post_fork"]
     post_fork(None, SyncWorker.__new__(SyncWorker))
     assert calls == []

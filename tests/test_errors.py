@@ -91,8 +91,9 @@ def test_401_asks_for_bearer(client: Any) -> None:
 
 
 def test_retry_after_sets_header(client: Any) -> None:
+    """2.5 s is rounded up, to the same whole number of seconds in the body and the header."""
     r = client.get("/t/slow-down")
-    assert _problem(r, 429, "rate_limited")["retry_after"] == 2.5
+    assert _problem(r, 429, "rate_limited")["retry_after"] == 3
     assert r.headers["Retry-After"] == "3"
 
 

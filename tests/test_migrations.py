@@ -13,7 +13,8 @@ from sqlalchemy import inspect
 from app import create_app
 from app.extensions import db
 
-TABLES = {"players", "matches", "seats", "events", "actions", "idempotency_records"}
+TABLES = {"players", "matches", "seats", "events", "actions", "idempotency_records",
+          "rate_windows"}
 
 
 def _schema_diff() -> list:

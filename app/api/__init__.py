@@ -14,3 +14,6 @@ def register_blueprints(app: Flask) -> None:
     for module in (health, players, matches, actions, events, rulesets):
         api.register_blueprint(module.blp)
     app.register_blueprint(health.docs_bp)
+    from app.api import landing
+
+    app.register_blueprint(landing.bp)

@@ -1,25 +1,23 @@
-"""Actions: one row lock per action, If-Match, and Idempotency-Key in the same transaction."""
+"""Actions: the blueprint translates HTTP (headers, `wait`) to app.play.act and back."""
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
 
-from app import matches as service
-from app import ratelimit
+from app import play, ratelimit
 from app.api.responses import json_response
 from app.auth import require_player
 from app.errors import PROBLEM_MIMETYPE, ApiError, ProblemSchema
-from app.extensions import db
-from app.models import IdempotencyRecord
-from app.rendering import etag, etag_matches, match_view, seat_of
+from app.match_store import get_match
+from app.models import Match
+from app.rendering import match_view, seat_of
 from app.schemas import (ACTION_BODY, AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
                          IllegalActionProblemSchema, MatchViewSchema, RateLimitedProblemSchema,
-                         ValidationProblemSchema, VersionMismatchProblemSchema, any_problem,
-                         headers)
+                         ValidationProblemSchema, VersionMismatchProblemSchema, WaitQuerySchema,
+                         any_problem, headers)
+from app.waiting import hub
 
 blp = Blueprint("actions", __name__, url_prefix="/v1", description="Playing a match")
 
@@ -39,12 +37,20 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _body_hash(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+def _wait_for_turn(match_id: str, seat: int, seconds: int) -> Match | None:
+    """Hold (without a database connection) until `seat` must act again or the match is
+    over; the match then, or None when `seconds` pass first."""
+
+    def check() -> Match | None:
+        match = get_match(match_id)
+        return match if match.status != "active" or seat in match.to_act else None
+
+    return hub().wait_until([match_id], check, seconds)
 
 
 @blp.route("/matches/<match_id>/actions", methods=["POST"],
            parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+@blp.arguments(WaitQuerySchema, location="query")
 @blp.arguments(ActionSchema)
 @blp.response(200, MatchViewSchema, headers=headers("ETag", "Idempotent-Replayed"))
 @blp.alt_response(412, schema=VersionMismatchProblemSchema, content_type=PROBLEM_MIMETYPE,
@@ -59,36 +65,18 @@ def _body_hash(body: dict[str, Any]) -> str:
                   description="illegal_action (with reason and legal_actions), validation_error "
                               "or idempotency_key_reused")
 @blp.doc(**AUTH_REQUIRED, **ACTION_BODY)
-def post_action(body: dict[str, Any], match_id: str) -> Response:
-    """Play, raise, accept or refuse. Answers with your view after the action and after every
-    bot move it triggered."""
+def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Response:
+    """Play, raise, accept or refuse. Answers with your view after the action; built-in bots
+    then move in the background. With `wait=N` the answer is held until you must act
+    again, the match is over, or N seconds pass, and shows the match at that moment."""
     player = require_player()
     ratelimit.check("action", player.id)
-    key = _idempotency_key()
-    match = service.lock_match(match_id)
-    seat = seat_of(match, player)
-    if seat is None:
-        raise ApiError(403, "not_a_player", "you have no seat in this match")
-    if key is not None:
-        stored = db.session.get(IdempotencyRecord, (player.id, match.id, key))
-        if stored is not None:
-            db.session.rollback()
-            if stored.request_hash != _body_hash(body):
-                raise ApiError(422, "idempotency_key_reused",
-                               "this Idempotency-Key was used with another body")
-            return json_response(stored.response, stored.status_code,
-                                 {**stored.headers, "Idempotent-Replayed": "true"})
-    wanted = request.headers.get("If-Match")
-    if wanted is not None and not etag_matches(wanted, etag(match, seat)):
-        raise ApiError(412, "version_mismatch", "the match changed since that representation",
-                       current=match_view(match, seat), headers={"ETag": etag(match, seat)})
-    service.act(match, seat, player, body)
-    service.notify(match)
-    view = match_view(match, seat)
-    headers = {"ETag": etag(match, seat), "Cache-Control": "private, no-cache"}
-    if key is not None:
-        db.session.add(IdempotencyRecord(player_id=player.id, match_id=match.id, key=key,
-                                          request_hash=_body_hash(body), status_code=200,
-                                          response=view, headers=headers))
-    db.session.commit()
-    return json_response(view, 200, headers)
+    answer = play.act(player, match_id, body, if_match=request.headers.get("If-Match"),
+                      idempotency_key=_idempotency_key())
+    you = answer.body["you"]["seat"]
+    if args["wait"] and answer.status == 200 and "Idempotent-Replayed" not in answer.headers \
+            and answer.body["status"] == "active" and you not in answer.body["hand"]["to_act"]:
+        match = _wait_for_turn(match_id, you, args["wait"]) or get_match(match_id)
+        seat = seat_of(match, player)
+        return json_response(match_view(match, seat), 200, play.view_headers(match, seat))
+    return json_response(answer.body, answer.status, answer.headers)

@@ -7,7 +7,7 @@ from flask import Response
 from flask_smorest import Blueprint
 from sqlalchemy import select
 
-from app import matches as service
+from app.match_store import get_match
 from app.api.responses import json_response
 from app.auth import optional_player
 from app.extensions import db
@@ -29,7 +29,7 @@ def events(args: dict[str, Any], match_id: str) -> Response:
     player = optional_player()
 
     def check() -> dict[str, Any] | None:
-        match = service.get_match(match_id)
+        match = get_match(match_id)
         seat = seat_of(match, player)
         rows = db.session.execute(
             select(Event).where(Event.match_id == match_id, Event.seq > args["after"])

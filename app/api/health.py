@@ -15,8 +15,14 @@ from flask_smorest import Blueprint as ApiBlueprint
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.errors import PROBLEM_MIMETYPE, ApiError, ProblemSchema
+from app.errors import (
+    PROBLEM_MIMETYPE,
+    UNAVAILABLE_RETRY_AFTER,
+    ApiError,
+    ProblemSchema,
+)
 from app.extensions import db
+from app.logthrottle import warn_throttled
 
 SWAGGER_UI_DIST = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
 
@@ -47,8 +53,10 @@ def readyz() -> dict[str, str]:
         db.session.execute(text("SELECT 1"))
     except SQLAlchemyError as exc:
         db.session.rollback()
-        current_app.logger.warning("readiness check failed: %s", exc.__class__.__name__)
-        raise ApiError(503, "database_unavailable", "The database is not reachable.") from None
+        warn_throttled(current_app.logger, "readiness check failed",
+                       type(getattr(exc, "orig", None) or exc).__name__)
+        raise ApiError(503, "database_unavailable", "The database is not reachable.",
+                       retry_after=UNAVAILABLE_RETRY_AFTER) from None
     finally:
         db.session.remove()
     return {"status": "ready"}

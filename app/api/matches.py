@@ -9,6 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from app import matches as service
+from app import play, ratelimit
+from app.match_store import get_match
 from app.api.responses import json_response, not_modified, view_response
 from app.auth import optional_player, require_player
 from app.extensions import db
@@ -36,6 +38,7 @@ def _authenticate() -> None:
 def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
     player = require_player()
+    ratelimit.check("create", player.id)
     match = service.create_match(player, body)
     return view_response(match, seat_of(match, player), 201,
                          {"Location": f"/v1/matches/{match.id}"})
@@ -75,7 +78,7 @@ def show(args: dict[str, Any], match_id: str) -> Response:
     seen = request.headers.get("If-None-Match")
 
     def check() -> tuple[Match, int | None] | None:
-        match = service.get_match(match_id)
+        match = get_match(match_id)
         seat = seat_of(match, player)
         if args["wait"] and etag_matches(seen, etag(match, seat)):
             return None
@@ -85,7 +88,7 @@ def show(args: dict[str, Any], match_id: str) -> Response:
     if found is None:
         found = hub().wait_until([match_id], check, args["wait"])
         if found is None:
-            match = service.get_match(match_id)
+            match = get_match(match_id)
             found = match, seat_of(match, player)
     match, seat = found
     if etag_matches(seen, etag(match, seat)):
@@ -121,5 +124,5 @@ def leave(match_id: str) -> Response:
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""
     player = require_player()
-    match = service.resign(player, match_id)
+    match = play.resign(player, match_id)
     return view_response(match, seat_of(match, player))

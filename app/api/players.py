@@ -27,7 +27,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and 
 @blp.before_request
 def _authenticate() -> None:
     """401 before the query is parsed for the endpoints that need a player (API.md)."""
-    if request.endpoint in ("players.me", "players.my_matches"):
+    if request.endpoint in ("players.me", "players.my_matches", "players.rotate_token"):
         require_player()
 
 
@@ -66,6 +66,20 @@ def me() -> Response:
     """The caller's profile with match statistics."""
     player = require_player()
     return json_response({**player_public(player), "stats": _stats(player.id)})
+
+
+@blp.route("/players/me/token", methods=["POST"])
+@blp.response(200, PlayerCreatedSchema)
+@blp.doc(**AUTH_REQUIRED)
+def rotate_token() -> Response:
+    """Replace your token: the answer holds the new one (shown only this once) and the old
+    token stops working at once. Use it when a token may have leaked."""
+    player = require_player()
+    token = new_token()
+    player.token_hash = hash_token(token)
+    db.session.commit()
+    return json_response({**player_public(player), "token": token}, 200,
+                         {"Cache-Control": "no-store"})
 
 
 @blp.route("/players/<player_id>")
@@ -124,9 +138,9 @@ def my_matches(args: dict[str, Any]) -> Response:
 
     page = check() if args["wait"] else _my_matches(player, args)
     if page is None:
-        ids = db.session.execute(
-            select(Seat.match_id).where(Seat.player_id == player.id)).scalars().all()
-        page = hub().wait_until(ids, check, args["wait"]) or _my_matches(player, args)
+        # One key, the player's: every change of a match they sit in (or just joined or
+        # left) names them in its notification.
+        page = hub().wait_until([player.id], check, args["wait"]) or _my_matches(player, args)
     tag = _list_tag(page)
     if etag_matches(seen, tag):
         return not_modified(tag)

@@ -261,3 +261,16 @@ def assert_no_leak(app: Any, match_id: str, seat: int | None, payload: Any,
     leaks = [(path, card) for path, card in seen if card not in known]
     assert not leaks, f"{where}: seat {seat} was shown cards it may not know: {leaks}"
     return len(seen)
+
+
+def run_worker(app: Any) -> int:
+    """Do the background work that is due (bots' moves), as a worker process would; the
+    number of steps done."""
+    from app.extensions import db
+    from app.worker import run_due
+
+    with app.app_context():
+        try:
+            return run_due()
+        finally:
+            db.session.remove()

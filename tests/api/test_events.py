@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.api.helpers import (F1, act_ok, assert_problem, create, db_rows, deal, full_match,
-                               get_events, get_view, play_out, random_step, register)
+                               get_events, get_view, play_out, random_step, register, run_worker)
 
 
 def _page(client: Any, match_id: str, query: str = "", player: Any = None) -> dict[str, Any]:
@@ -106,7 +106,7 @@ def test_a_waiting_match_has_its_joins(client: Any) -> None:
 
 
 def _replayed(app: Any, match_id: str) -> tuple[Any, Any]:
-    from app import matches as service
+    from app import match_store as service
     from app.extensions import db
     from app.models import Match
 
@@ -144,11 +144,14 @@ def test_replay_covers_bots_and_resignation(client: Any, app: Any) -> None:
     ana = register(client, "ana")
     m = create(client, ana, bots=[{"seat": 1, "level": "random"}], seed=8)
     rng = random.Random(8)
-    view = m
+    run_worker(app)
+    view = get_view(client, m["id"], ana)
     for _ in range(10):
         if view["status"] != "active":
             break
-        view = act_ok(client, m["id"], ana, rng.choice(view["legal_actions"]))
+        act_ok(client, m["id"], ana, rng.choice(view["legal_actions"]))
+        run_worker(app)  # the bot's answers
+        view = get_view(client, m["id"], ana)
     if view["status"] == "active":
         assert client.post(f"/v1/matches/{m['id']}/resign",
                            headers=ana.headers).status_code == 200

@@ -139,3 +139,24 @@ def test_a_retry_with_the_same_if_match_gets_the_stored_answer(client: Any, app:
     r = act(client, match_id, seated[1], {"type": "play", "card": "2c"},
             headers={"If-Match": tag})
     assert_problem(r, 412, "version_mismatch")
+
+
+def test_a_retry_that_spells_the_same_action_differently_is_a_replay(client: Any,
+                                                                    app: Any) -> None:
+    """Card case and explicit defaults do not make another request: the action is compared
+    in its normal form."""
+    match_id, seated = full_match(client, players=4, **SETUP)
+    first = act(client, match_id, seated[0], PLAY_5C, headers=_key("k-norm"))
+    assert first.status_code == 200
+    stored = db_scalar(app, "SELECT count(*) FROM actions")
+    for body in ({"type": "play", "card": "5C"},
+                 {"type": "play", "card": "5c", "face_down": False},
+                 {"face_down": False, "card": "5C", "type": "play"}):
+        again = act(client, match_id, seated[0], body, headers=_key("k-norm"))
+        assert again.status_code == 200, body
+        assert again.headers["Idempotent-Replayed"] == "true"
+        assert again.json == first.json
+    assert db_scalar(app, "SELECT count(*) FROM actions") == stored
+    other = act(client, match_id, seated[0], {"type": "play", "card": "5c", "face_down": True},
+                headers=_key("k-norm"))
+    assert_problem(other, 422, "idempotency_key_reused")

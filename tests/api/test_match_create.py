@@ -237,11 +237,45 @@ def test_start_score_is_shown_to_everyone(client: Any) -> None:
         assert v["score"] == [3, 7] and v["fixed_deals"] is True
 
 
-def test_without_deals_fixed_deals_is_false(client: Any) -> None:
+def test_a_chosen_seed_is_a_fixed_deal(client: Any) -> None:
+    """Anyone who knows the seed can compute every deal: everyone is told."""
     ana, bob = register(client, "ana"), register(client, "bob")
     m = create(client, ana, seed=7)
     join(client, m["id"], bob)
+    for viewer in (ana, bob, None):
+        assert get_view(client, m["id"], viewer)["fixed_deals"] is True
+
+
+def test_without_seed_or_deals_fixed_deals_is_false(client: Any) -> None:
+    ana, bob = register(client, "ana"), register(client, "bob")
+    m = create(client, ana)
+    join(client, m["id"], bob)
     assert get_view(client, m["id"])["fixed_deals"] is False
+
+
+def test_server_seeds_are_secret_and_unpredictable(client: Any, app: Any) -> None:
+    """Seeds come from the CSPRNG: distinct, spread over the whole range, and in no answer
+    a player or a spectator receives."""
+    from sqlalchemy import select
+
+    from app.extensions import db
+    from app.models import Match
+
+    ana, bob = register(client, "ana"), register(client, "bob")
+    ids = [create(client, ana, bots=[{"seat": 1, "level": "random"}])["id"] for _ in range(40)]
+    with app.app_context():
+        seeds = db.session.execute(select(Match.seed).where(Match.id.in_(ids))).scalars().all()
+    assert len(set(seeds)) == 40
+    assert max(seeds) >= 2**56  # a counter, a time or a small range would not reach this
+    m = create(client, ana)
+    join(client, m["id"], bob)
+    answers = [client.get(f"/v1/matches/{m['id']}", headers=h).get_data(as_text=True)
+               for h in (ana.headers, bob.headers, {})]
+    answers.append(client.get(f"/v1/matches/{m['id']}/events", headers=ana.headers)
+                   .get_data(as_text=True))
+    with app.app_context():
+        seed = db.session.execute(select(Match.seed).where(Match.id == m["id"])).scalar_one()
+    assert all(str(seed) not in text for text in answers)
 
 
 @pytest.fixture()
@@ -259,14 +293,15 @@ def production_client(database_url: str) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize("body", [{"deals": [deal(D2)]}, {"start_score": [11, 5]},
-                                  {"deals": [deal(D2)], "start_score": [0, 0]}])
+                                  {"deals": [deal(D2)], "start_score": [0, 0]},
+                                  {"seed": 532}, {"players": 2, "seed": 0}])
 def test_fixed_deals_disabled(production_client: Any, app: Any, body: dict[str, Any]) -> None:
     ana = register(production_client, "ana")
     r = production_client.post("/v1/matches", json=body, headers=ana.headers)
     assert_problem(r, 403, "fixed_deals_disabled")
     assert _count(app) == 0
     # everything else still works there
-    r = production_client.post("/v1/matches", json={"seed": 1}, headers=ana.headers)
+    r = production_client.post("/v1/matches", json={"seed": None}, headers=ana.headers)
     assert r.status_code == 201 and r.json["fixed_deals"] is False
 
 

@@ -115,7 +115,9 @@ def test_pages_with_offset_and_next_offset(client: Any) -> None:
 
 
 @pytest.mark.parametrize("query", ["?status=playing", "?your_turn=maybe", "?limit=0",
-                                   "?wait=61", "?offset=-1", "?offset=2147483648"])
+                                   "?wait=61", "?offset=-1", "?offset=2147483648",
+                                   "?limit=1_0", "?limit=%D9%A1%D9%A2", "?wait=%EF%BC%93",
+                                   "?limit=+5", "?limit=%205"])
 def test_bad_query_is_422(client: Any, query: str) -> None:
     ana = register(client, "ana")
     body = assert_problem(client.get(f"/v1/me/matches{query}", headers=ana.headers), 422,

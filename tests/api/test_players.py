@@ -68,7 +68,11 @@ def test_names_are_trimmed(client: Any, sent: str, stored: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["", "   ", "a" * 33, "  " + "c" * 33, "ana\x00", "a\nb",
-                                  "tab\there", "\x1b[31mred", "bell\x07"])
+                                  "tab\there", "\x1b[31mred", "bell\x07",
+                                  # print as nothing: blank Braille, Hangul fillers, a
+                                  # zero-width space, a lone combining mark
+                                  "\u2800", "\u3164\u3164", "\u115f", "\uffa0", "\u200b",
+                                  "\u0301"])
 def test_bad_names_are_422(client: Any, app: Any, name: str) -> None:
     r = client.post("/v1/players", json={"name": name})
     body = assert_problem(r, 422, "validation_error")
@@ -147,3 +151,29 @@ def test_register_answers_json_not_problem(client: Any) -> None:
     r = client.post("/v1/players", json={"name": "ana"})
     assert r.headers["Content-Type"] != PROBLEM
 
+
+
+@pytest.mark.parametrize("name", ["ana", "José", "李", "🂡", "x\u2800y", "R2-D2"])
+def test_visible_names_are_accepted(client: Any, name: str) -> None:
+    assert register(client, name).name == name
+
+
+def test_rotating_the_token_retires_the_old_one(client: Any, app: Any) -> None:
+    ana = register(client, "ana")
+    r = client.post("/v1/players/me/token", headers=ana.headers)
+    assert r.status_code == 200
+    assert r.headers["Cache-Control"] == "no-store"
+    new = r.json["token"]
+    assert new != ana.token and r.json["id"] == ana.id and r.json["name"] == "ana"
+    old = client.get("/v1/players/me", headers=ana.headers)
+    assert_problem(old, 401, "unauthorized")
+    me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {new}"})
+    assert me.status_code == 200 and me.json["id"] == ana.id
+    assert db_scalar(app, "SELECT count(*) FROM players") == 1
+    assert new not in client.get(f"/v1/players/{ana.id}").get_data(as_text=True)
+
+
+def test_rotating_needs_a_token(client: Any) -> None:
+    assert_problem(client.post("/v1/players/me/token"), 401, "unauthorized")
+    bad = {"Authorization": "Bearer tk_nobody"}
+    assert_problem(client.post("/v1/players/me/token", headers=bad), 401, "unauthorized")

@@ -184,7 +184,7 @@ def check_never_lost(app: Any, match_id: str, accepted: list[dict[str, Any]]) ->
     what replaying the table from the creation config gives."""
     from sqlalchemy import select
 
-    from app import matches as service
+    from app import match_store as service
     from app.extensions import db
     from app.models import ActionRecord
 

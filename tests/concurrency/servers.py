@@ -26,7 +26,7 @@ def free_port() -> int:
 class Server:
     """One gunicorn master (and its worker) in a session of its own, stopped by `stop`."""
 
-    def __init__(self, name: str, database_url: str) -> None:
+    def __init__(self, name: str, database_url: str, worker: bool = True) -> None:
         self.name = name
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -41,17 +41,27 @@ class Server:
             # races post many actions at once: no rate limit (also the testing default)
             "TRUCO_RATE_REGISTER": "",
             "TRUCO_RATE_ACTION": "",
+            "TRUCO_RATE_CREATE": "",
             "BIND_HOST": "127.0.0.1",
             "PORT": str(self.port),
             # Held long polls must not delay the teardown.
             "GUNICORN_CMD_ARGS": "--graceful-timeout 2",
         }
         env.pop("GUNICORN_ACCESS_LOG", None)
+        self.env = env
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: the worker is stopped with it
         )
+        # the background worker beside it, as `scripts/dev.py serve` runs one (bots' moves)
+        self.worker: subprocess.Popen[bytes] | None = self.start_worker() if worker else None
+
+    def start_worker(self) -> subprocess.Popen[bytes]:
+        """A `python -m app.worker` process on the same database (its own process group)."""
+        return subprocess.Popen([sys.executable, "-m", "app.worker"], cwd=ROOT, env=self.env,
+                                stdout=self._log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
 
     def log_text(self) -> str:
         return Path(self._log.name).read_text(errors="replace")
@@ -72,7 +82,9 @@ class Server:
 
     def stop(self) -> None:
         """SIGTERM to the master, SIGKILL to its whole process group if it lingers, so that
-        no gunicorn process is left behind."""
+        no gunicorn process is left behind; the same for the background worker."""
+        if self.worker is not None:
+            stop_process_group(self.worker)
         pgid = self.process.pid  # start_new_session: the group id is the master's pid
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -88,6 +100,22 @@ class Server:
             self.process.wait(timeout=5)
         self._log.close()
         os.unlink(self._log.name)
+
+
+def stop_process_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, a few seconds' grace, then SIGKILL to the process's whole group."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=8)
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    if process.poll() is None:
+        process.wait(timeout=5)
 
 
 def start_servers(names: list[str], database_url: str) -> list[Server]:

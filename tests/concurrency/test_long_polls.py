@@ -6,7 +6,7 @@ import time
 
 import requests
 
-from tests.concurrency.helpers import TIMEOUT, Table, long_poll, settle
+from tests.concurrency.helpers import TIMEOUT, Player, Table, long_poll, settle
 from tests.concurrency.servers import Server
 
 WAKE_LIMIT = 1.0
@@ -134,3 +134,27 @@ def test_my_matches_your_turn_long_poll_returns_when_it_becomes_my_turn(
                      timeout=TIMEOUT)
     assert [i["id"] for i in r.json()["items"]] == [table.id]
     assert time.monotonic() - start < 1
+
+
+def test_my_matches_long_poll_wakes_for_a_match_joined_after_it_began(
+        server_a: Server, server_b: Server) -> None:
+    """The inbox waits on the player, not on the matches it had when the poll began: a match
+    made and started after that (here on the other process) wakes it."""
+    host = Player(server_a.url, "host")
+    guest = Player(server_a.url, "guest")
+    url = f"{server_a.url}/v1/me/matches"
+    poll = long_poll(url, 30, guest.headers(), {"your_turn": "true"})
+    settle(poll)
+    created = requests.post(f"{server_b.url}/v1/matches", headers=host.headers(), json={
+        "players": 2, "seat": 1, "options": {"first_dealer": 1}}, timeout=TIMEOUT)
+    assert created.status_code == 201
+    match_id = created.json()["id"]
+    # guest takes seat 0, which leads the first trick (the dealer is seat 1)
+    joined = requests.post(f"{server_b.url}/v1/matches/{match_id}/join",
+                           headers=guest.headers(), json={"seat": 0}, timeout=TIMEOUT)
+    assert joined.status_code == 200 and joined.json()["hand"]["to_act"] == [0]
+    joined_at = time.monotonic()
+    r = poll.result(TIMEOUT)
+    assert r.status_code == 200
+    assert [i["id"] for i in r.json()["items"]] == [match_id]
+    assert poll.finished_at - joined_at < WAKE_LIMIT

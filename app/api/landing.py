@@ -1,0 +1,69 @@
+"""``GET /``: a small HTML page that says where everything is; and the two guides as text.
+
+``/docs/api.md`` and ``/docs/rules.md`` serve the repository's ``docs/api.md`` and
+``docs/rules.md`` (Markdown, as UTF-8 text) so that a client author who only has the URL of a
+running server can read them. None of these routes is part of the OpenAPI spec.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, send_from_directory
+
+from app.errors import ApiError
+
+DOCS_DIR = Path(__file__).resolve().parent.parent.parent / "docs"
+GUIDES = ("api.md", "rules.md")
+
+bp = Blueprint("landing", __name__)
+
+LANDING_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Truco server</title>
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 40em; margin: 2em auto;
+           padding: 0 1em; line-height: 1.5; }
+    code { background: #f3f3f3; padding: 0 .2em; }
+  </style>
+</head>
+<body>
+  <h1>Truco server</h1>
+  <p>An HTTP game server for Truco Paulista and Truco Mineiro (2, 4 or 6 players).
+     Every endpoint lives under <code>/v1</code>.</p>
+  <ul>
+    <li><a href="/docs">/docs</a>: interactive API documentation</li>
+    <li><a href="/openapi.yaml">/openapi.yaml</a>: the contract, machine-readable (OpenAPI 3)</li>
+    <li><a href="/docs/api.md">/docs/api.md</a>: the HTTP guide for client and bot authors
+        (<code>docs/api.md</code> in the repository)</li>
+    <li><a href="/docs/rules.md">/docs/rules.md</a>: the rules as the server plays them
+        (<code>docs/rules.md</code> in the repository)</li>
+    <li><a href="/v1/rulesets">/v1/rulesets</a>: rulesets, options and bot levels</li>
+    <li><a href="/v1/matches">/v1/matches</a>: the lobby of public matches waiting for players</li>
+    <li><a href="/healthz">/healthz</a> and <a href="/readyz">/readyz</a>: health checks</li>
+  </ul>
+  <p>Start by registering: <code>POST /v1/players</code> with
+     <code>{"name": "ana"}</code> gives you a bearer token.</p>
+</body>
+</html>
+"""
+
+
+@bp.get("/")
+def landing() -> Response:
+    """A page of links for a person who opens the server's address in a browser."""
+    return Response(LANDING_PAGE, mimetype="text/html")
+
+
+@bp.get("/docs/<any(api, rules):name>.md")
+def guide(name: str) -> Response:
+    """``docs/api.md`` or ``docs/rules.md`` from the repository, as UTF-8 Markdown text."""
+    filename = f"{name}.md"
+    if not (DOCS_DIR / filename).is_file():
+        raise ApiError(404, "not_found", f"docs/{filename} is not available.")
+    response = send_from_directory(DOCS_DIR, filename, mimetype="text/markdown")
+    response.headers["Content-Type"] = "text/markdown; charset=utf-8"
+    return response

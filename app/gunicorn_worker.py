@@ -1,0 +1,71 @@
+"""Gunicorn's gevent worker, answering its own errors as problem+json.
+
+Gunicorn rejects some requests before the application sees them (a bad request line or
+header: 400, a request line too long: 414, too many or too large headers: 431, a bad chunk
+size met while it drains a body: 400) with a small HTML page. This worker lets gunicorn choose
+the status and log as usual, captures that page, and sends the same status as an RFC 9457
+problem (``application/problem+json``) instead.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from gunicorn import util
+from gunicorn.workers.ggevent import GeventWorker
+
+from app.errors import HTTP_CODES, PROBLEM_MIMETYPE, TYPE_PREFIX
+
+_STATUS_LINE = re.compile(rb"^HTTP/1\.[01] (\d{3}) ([^\r\n]*)\r\n")
+
+
+class _Capture:
+    """Stands for the client socket while gunicorn writes its HTML error page."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def gettimeout(self) -> float:
+        return 0.0
+
+    def setblocking(self, flag: bool) -> None:
+        pass
+
+    def sendall(self, data: bytes) -> None:
+        self.data += data
+
+    def send(self, data: bytes) -> int:
+        self.data += data
+        return len(data)
+
+
+def problem_bytes(status: int, reason: str) -> bytes:
+    """A complete HTTP/1.1 problem+json response that closes the connection."""
+    code = HTTP_CODES.get(status, f"http_{status}")
+    body = json.dumps({
+        "type": TYPE_PREFIX + code, "title": reason, "status": status,
+        "detail": f"The server could not read this request ({reason}).", "code": code,
+    }).encode() + b"\n"
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: {PROBLEM_MIMETYPE}\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+class ProblemGeventWorker(GeventWorker):
+    """``GeventWorker`` whose pre-application error answers are problem+json."""
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        capture = _Capture()
+        super().handle_error(req, capture, addr, exc)
+        match = _STATUS_LINE.match(capture.data)
+        if match is None:  # nothing written (or not a status line): pass it on untouched
+            out = capture.data
+        else:
+            out = problem_bytes(int(match.group(1)), match.group(2).decode("latin-1"))
+        if not out:
+            return
+        try:
+            util.write_nonblock(client, out)
+        except Exception:  # noqa: BLE001 - the client may be gone; gunicorn does the same
+            self.log.debug("Failed to send error message.")

@@ -1,0 +1,146 @@
+"""Loading, locking and storing matches: the pieces every service verb uses inside its one
+transaction (lock, append events and actions, store the engine's state, schedule the
+background work, notify waiters)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.orm import joinedload
+
+import engine
+from app.errors import ApiError
+from app.extensions import db
+from app.models import ActionRecord, Event, Match, Seat, id_can_exist
+from app.waiting import CHANNEL
+
+DUE_CHANNEL = "truco_due"
+"""Background work that became due now (a bot's turn): payload the match id (workers listen)."""
+
+
+def _load(match_id: str) -> Match | None:
+    query = (select(Match).where(Match.id == match_id)
+             .options(joinedload(Match.seats).joinedload(Seat.player))
+             .execution_options(populate_existing=True))
+    return db.session.execute(query).unique().scalar_one_or_none()
+
+
+def get_match(match_id: str) -> Match:
+    """The match with its seats and players, or 404."""
+    match = _load(match_id) if id_can_exist(match_id) else None
+    if match is None:
+        raise ApiError(404, "match_not_found", f"no match {match_id}")
+    return match
+
+
+def lock_match(match_id: str) -> Match:
+    """The match row, locked until the transaction ends: one change at a time per match.
+
+    The lock is taken first, in a statement of its own; the match and its seats are read
+    after it is held. (Read in the locking statement, the seats would come from the snapshot
+    taken before a wait for the lock: a join that waited for another join would not see the
+    seat that one took.)"""
+    if not id_can_exist(match_id):
+        raise ApiError(404, "match_not_found", f"no match {match_id}")
+    locked = db.session.execute(
+        select(Match.id).where(Match.id == match_id).with_for_update()).scalar_one_or_none()
+    if locked is None:
+        raise ApiError(404, "match_not_found", f"no match {match_id}")
+    return get_match(match_id)
+
+
+def claim_due(now: datetime) -> Match | None:
+    """The most overdue match with background work, locked; matches that another worker
+    holds are skipped, so two workers never take the same one."""
+    claimed = db.session.execute(
+        select(Match.id).where(Match.due_at <= now, Match.status == "active")
+        .order_by(Match.due_at).limit(1).with_for_update(skip_locked=True)).scalar_one_or_none()
+    return None if claimed is None else get_match(claimed)
+
+
+def notify(match: Match, *others: str) -> None:
+    """Wake long polls in every app process; delivered by PostgreSQL at commit.
+
+    The payload names the match, its version and the players seated in it (and `others`,
+    such as a player who just left), so that waits on a match and waits on a player's
+    inbox both wake: `<match id>:<version>:<player id>,<player id>...`."""
+    # (a seat added in this transaction has its player but no player_id before the flush)
+    players = {s.player.id for s in match.seats if s.player is not None} | set(others)
+    db.session.execute(text("SELECT pg_notify(:channel, :payload)"), {
+        "channel": CHANNEL,
+        "payload": f"{match.id}:{match.version}:{','.join(sorted(players))}"})
+
+
+def append_events(match: Match, events: list[dict[str, Any]]) -> None:
+    """Add events to the log, numbered on from the match's count (the row is locked)."""
+    for data in events:
+        match.event_count += 1
+        db.session.add(Event(match_id=match.id, seq=match.event_count, version=match.version,
+                             type=data["type"], data=data))
+
+
+def bump(match: Match) -> None:
+    """A new version of the match (every change, seen by ETags and long polls)."""
+    match.version += 1
+    match.updated_at = datetime.now(timezone.utc)
+
+
+def record(match: Match, seat: int, player_id: str | None, body: dict[str, Any]) -> None:
+    """Record an applied action: replaying them in order rebuilds the state."""
+    match.action_count += 1
+    db.session.add(ActionRecord(match_id=match.id, n=match.action_count, seat=seat,
+                                player_id=player_id, body=body))
+
+
+def store(match: Match, state: engine.MatchState) -> None:
+    """Keep the engine's state and what the app needs from it in columns (status, winner,
+    the seats to act), and schedule the background work it calls for."""
+    match.state = state.to_json()
+    match.to_act = list(state.to_act) if state.status == "active" else []
+    if state.status == "finished":
+        match.status = "finished"
+        match.winner_team = state.winner_team
+    bots = {s.seat for s in match.seats if s.bot_level is not None}
+    if match.status == "active" and bots.intersection(match.to_act):
+        match.due_at = datetime.now(timezone.utc)
+        db.session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                           {"channel": DUE_CHANNEL, "payload": match.id})
+    else:
+        match.due_at = None
+
+
+def load_state(match: Match) -> engine.MatchState:
+    """The engine state of a started match."""
+    assert match.state is not None, "a waiting match has no state"
+    return engine.MatchState.from_json(match.state)
+
+
+def start_state(ruleset: str, players: int, seed: int,
+                config: dict[str, Any]) -> tuple[engine.MatchState, list[dict[str, Any]]]:
+    """The state and events of a new match, or 422 for a config the engine refuses."""
+    try:
+        return engine.new_match(players=players, ruleset=ruleset, options=config["options"],
+                                seed=seed, deals=config["deals"],
+                                start_score=config["start_score"])
+    except engine.InvalidConfig as exc:
+        # each field maps to a list of messages, like every other validation_error
+        errors = {k: [v] if isinstance(v, str) else v for k, v in exc.errors.items()}
+        raise ApiError(422, "validation_error", "the match cannot be created",
+                       errors=errors) from exc
+
+
+def replay(match: Match) -> engine.MatchState | None:
+    """The state rebuilt from the creation config and the recorded actions (for checks)."""
+    if match.status == "waiting" or match.state is None:
+        return None
+    state, _ = start_state(match.ruleset, match.players, match.seed, match.config)
+    records = db.session.execute(
+        select(ActionRecord).where(ActionRecord.match_id == match.id).order_by(ActionRecord.n)
+    ).scalars()
+    for row in records:
+        if row.body == {"type": "resign"}:
+            state, _ = engine.resign(state, row.seat)
+        else:
+            state, _ = engine.apply(state, row.seat, row.body)
+    return state

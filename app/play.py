@@ -1,0 +1,134 @@
+"""Playing: a player's action, a resignation, a bot's move. Each verb owns its transaction:
+lock the match, check, ask the engine, store state, actions and events, notify, commit."""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from app.errors import ApiError
+from app.extensions import db
+from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
+from app.models import IdempotencyRecord, Match, Player
+from app.rendering import etag, etag_matches, match_view, seat_of
+from engine.bots import choose
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a verb answers: a status, a JSON body and headers (the blueprint sends them)."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def view_headers(match: Match, seat: int | None) -> dict[str, str]:
+    return {"ETag": etag(match, seat), "Cache-Control": "private, no-cache"}
+
+
+def request_hash(body: dict[str, Any]) -> str:
+    """The hash of the action the body means: a retry that writes the card as "7C" or
+    spells out a default (`face_down: false`) is the same request."""
+    try:
+        form = engine.normal_form(body)
+    except engine.InvalidAction:
+        form = body
+    return hashlib.sha256(json.dumps(form, sort_keys=True).encode()).hexdigest()
+
+
+def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any]) -> None:
+    """Apply one action of `seat` to the locked, active `match`, or raise the API error that
+    says why not (nothing changed)."""
+    if match.status != "active":
+        raise ApiError(409, "match_not_active", f"the match is {match.status}")
+    state = load_state(match)
+    try:
+        state, events = engine.apply(state, seat, body)
+    except engine.InvalidAction as exc:
+        raise ApiError(422, "validation_error", exc.message,
+                       errors={exc.field or "_body": [exc.message]}) from exc
+    except engine.IllegalAction as exc:
+        if exc.reason == "match_not_active":
+            raise ApiError(409, "match_not_active", exc.message) from exc
+        raise ApiError(422, "illegal_action", exc.message, reason=exc.reason,
+                       legal_actions=engine.legal_actions(state, seat)) from exc
+    bump(match)
+    record(match, seat, player_id, body)
+    append_events(match, events)
+    store(match, state)
+
+
+def act(player: Player, match_id: str, body: dict[str, Any], *, if_match: str | None = None,
+        idempotency_key: str | None = None) -> Answer:
+    """A player's action (API.md, actions): the caller's view after it. Bots that are to act
+    next move in the background, each move its own transaction."""
+    match = lock_match(match_id)
+    seat = seat_of(match, player)
+    if seat is None:
+        raise ApiError(403, "not_a_player", "you have no seat in this match")
+    digest = request_hash(body)
+    if idempotency_key is not None:
+        stored = db.session.get(IdempotencyRecord, (player.id, match.id, idempotency_key))
+        if stored is not None:
+            db.session.rollback()
+            if stored.request_hash != digest:
+                raise ApiError(422, "idempotency_key_reused",
+                               "this Idempotency-Key was used with another body")
+            return Answer(stored.status_code, stored.response,
+                          {**stored.headers, "Idempotent-Replayed": "true"})
+    if if_match is not None and not etag_matches(if_match, etag(match, seat)):
+        raise ApiError(412, "version_mismatch", "the match changed since that representation",
+                       current=match_view(match, seat), headers={"ETag": etag(match, seat)})
+    _apply(match, seat, player.id, body)
+    notify(match)
+    answer = Answer(200, match_view(match, seat), view_headers(match, seat))
+    if idempotency_key is not None:
+        db.session.add(IdempotencyRecord(player_id=player.id, match_id=match.id,
+                                          key=idempotency_key, request_hash=digest,
+                                          status_code=answer.status, response=answer.body,
+                                          headers=answer.headers))
+    db.session.commit()
+    return answer
+
+
+def resign(player: Player, match_id: str) -> Match:
+    """The caller's team concedes the match."""
+    match = lock_match(match_id)
+    seat = match.seat_of(player.id)
+    if seat is None:
+        raise ApiError(403, "not_a_player", "you have no seat in this match")
+    if match.status != "active":
+        raise ApiError(409, "match_not_active", f"the match is {match.status}")
+    state, events = engine.resign(load_state(match), seat.seat)
+    bump(match)
+    record(match, seat.seat, player.id, {"type": "resign"})
+    append_events(match, events)
+    store(match, state)
+    notify(match)
+    db.session.commit()
+    return match
+
+
+def bot_rng(match: Match, seat: int) -> random.Random:
+    """A bot's randomness: from the match's secret seed, its version and the seat, so the
+    same position gives the same move (and a match replays) but no client can predict it."""
+    return random.Random(f"bot:{match.seed}:{match.version}:{seat}")
+
+
+def move_bot(match: Match) -> bool:
+    """One move of a built-in bot that is to act in the locked `match`, through the same
+    path as a player's action (the caller commits). False when no bot is to act."""
+    levels = {s.seat: s.bot_level for s in match.seats if s.bot_level is not None}
+    seat = next((s for s in match.to_act if s in levels), None)
+    if match.status != "active" or seat is None:
+        match.due_at = None
+        return False
+    state = load_state(match)
+    action = choose(levels[seat], engine.view(state, seat), bot_rng(match, seat))
+    _apply(match, seat, None, action)
+    notify(match)
+    return True

@@ -1,0 +1,62 @@
+"""A cap on the concurrent long polls of one client, per process.
+
+Each waiting request holds a connection slot of its worker (gunicorn's
+``worker_connections``). ``MAX_POLLS_PER_CLIENT`` (``TRUCO_MAX_POLLS_PER_CLIENT``, 0: no cap)
+bounds how many one client holds at once: per token, or per address for requests without
+one. The counts are per process, so a client may hold up to processes x cap in all. Over the
+cap: 429 ``rate_limited`` with ``Retry-After``.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import threading
+from collections.abc import Iterator
+
+from flask import current_app, request
+
+from app.errors import ApiError
+from app.ratelimit import client_address
+
+RETRY_AFTER = 2
+"""Seconds an over-the-cap client is asked to wait (for one of its polls to end)."""
+
+_lock = threading.Lock()
+_held: dict[str, int] = {}
+
+
+def client_key() -> str:
+    """The caller: a digest of its bearer token, or its address when it sends none."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return "token:" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
+    return "addr:" + client_address()
+
+
+def held(key: str) -> int:
+    """How many long polls ``key`` holds in this process now."""
+    with _lock:
+        return _held.get(key, 0)
+
+
+@contextlib.contextmanager
+def poll_slot() -> Iterator[None]:
+    """Hold one of the caller's long-poll slots for the block; 429 when none is free."""
+    cap = current_app.config.get("MAX_POLLS_PER_CLIENT") or 0
+    if cap <= 0:
+        yield
+        return
+    key = client_key()
+    with _lock:
+        if _held.get(key, 0) >= cap:
+            raise ApiError(429, "rate_limited",
+                           f"At most {cap} long polls may wait at once per client; "
+                           "retry when one has answered.", retry_after=RETRY_AFTER)
+        _held[key] = _held.get(key, 0) + 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _held[key] -= 1
+            if not _held[key]:
+                del _held[key]

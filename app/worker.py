@@ -1,0 +1,140 @@
+"""The background worker: does the work that matches have due (a built-in bot's move), away
+from the web processes, each step one transaction through the same service path as a
+player's action.
+
+The queue is the matches table itself: `due_at` is set when work becomes due (in the same
+transaction as the change that made it due), and a worker claims the most overdue match
+with `SELECT ... FOR UPDATE SKIP LOCKED`. Hence:
+
+- two workers never take the same match at once (the row lock), and a step is applied once
+  (it is re-checked under the lock: no bot to act, nothing to do);
+- a worker killed mid-step loses nothing: its transaction rolls back, the row unlocks, and the
+  work, still due, is taken by the next worker that looks;
+- run as many workers as the load needs, on any machine: they share nothing but PostgreSQL.
+
+Workers sleep on `LISTEN truco_due` (sent when work becomes due now) with a short poll as a
+safety net (a notification lost while a worker reconnects costs at most one period).
+
+Run one with `python -m app.worker` (DATABASE_URL as for the app); `scripts/dev.py serve`
+and docker-compose start one beside the web server.
+"""
+from __future__ import annotations
+
+import logging
+import select
+import signal
+import threading
+from datetime import datetime, timedelta, timezone
+
+import psycopg2
+import psycopg2.extensions
+from flask import Flask
+from sqlalchemy import update
+
+from app.extensions import db
+from app.match_store import DUE_CHANNEL, claim_due
+from app.models import Match
+from app.play import move_bot
+from app.waiting import libpq_dsn
+
+POLL_SECONDS = 1.0
+"""The longest a worker sleeps without a notification before it looks again."""
+RETRY_AFTER_FAILURE = timedelta(seconds=30)
+"""A step that raised is tried again after this, not in a hot loop."""
+log = logging.getLogger(__name__)
+
+
+def run_due(limit: int | None = None) -> int:
+    """Do the work that is due now, one step per transaction, until none is left (or `limit`
+    steps); the number of steps done. Needs an app context."""
+    done = 0
+    while limit is None or done < limit:
+        match = claim_due(datetime.now(timezone.utc))
+        if match is None:
+            db.session.rollback()
+            return done
+        match_id = match.id
+        try:
+            move_bot(match)
+            db.session.commit()
+        except Exception:  # noqa: BLE001 - one bad match must not stop the worker
+            db.session.rollback()
+            log.exception("background step failed for match %s; retrying later", match_id)
+            db.session.execute(update(Match).where(Match.id == match_id).values(
+                due_at=datetime.now(timezone.utc) + RETRY_AFTER_FAILURE))
+            db.session.commit()
+        done += 1
+    return done
+
+
+class Worker:
+    """A loop that runs `run_due` whenever work may be due, until `stop` is set."""
+
+    def __init__(self, app: Flask, poll_seconds: float = POLL_SECONDS) -> None:
+        self.app = app
+        self.poll_seconds = poll_seconds
+        self.stop = threading.Event()
+        self._conn: psycopg2.extensions.connection | None = None
+
+    def _listen(self) -> None:
+        """(Re)connect the LISTEN connection; on failure the loop just polls."""
+        try:
+            conn = psycopg2.connect(libpq_dsn(self.app.config["SQLALCHEMY_DATABASE_URI"]),
+                                    application_name="truco-worker",
+                                    **self.app.config.get("DATABASE_CONNECT_ARGS", {}))
+            conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
+            conn.cursor().execute(f"LISTEN {DUE_CHANNEL}")
+            self._conn = conn
+        except psycopg2.Error as exc:
+            log.warning("worker cannot LISTEN (%s); polling every %.1f s", exc,
+                        self.poll_seconds)
+            self._conn = None
+
+    def _sleep(self) -> None:
+        """Until a notification arrives or the poll period passes."""
+        if self._conn is None:
+            self._listen()
+        if self._conn is None:
+            self.stop.wait(self.poll_seconds)
+            return
+        try:
+            if select.select([self._conn], [], [], self.poll_seconds) != ([], [], []):
+                self._conn.poll()
+                self._conn.notifies.clear()
+        except (OSError, psycopg2.Error):
+            self._conn.close()
+            self._conn = None
+
+    def run(self) -> None:
+        log.info("worker started")
+        while not self.stop.is_set():
+            try:
+                with self.app.app_context():
+                    try:
+                        run_due()
+                    finally:
+                        db.session.remove()
+            except Exception:  # noqa: BLE001 - the database may be away: look again later
+                log.exception("worker step failed")
+                self.stop.wait(self.poll_seconds)
+                continue
+            self._sleep()
+        if self._conn is not None:
+            self._conn.close()
+        log.info("worker stopped")
+
+
+def main() -> None:
+    """`python -m app.worker`: run one worker until SIGTERM or SIGINT (the step under way
+    finishes first)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s [worker] %(message)s")
+    from app import create_app
+
+    worker = Worker(create_app())
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: worker.stop.set())
+    worker.run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""A production-configured gunicorn (TRUCO_ENV=production, the project's gunicorn.conf.py,
+gevent workers) with extra environment, for the reliability tests."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping
+
+from tests.concurrency.servers import ROOT, Server, free_port
+
+
+class ProdServer(Server):
+    """Like the concurrency tests' server, but in production mode and with ``env`` added."""
+
+    def __init__(self, name: str, database_url: str,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.name = name
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed by stop()
+            prefix=f"truco-{name}-", suffix=".log", delete=False)
+        full = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "TRUCO_ENV": "production",
+            "WEB_CONCURRENCY": "1",
+            "BIND_HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "GUNICORN_CMD_ARGS": "--graceful-timeout 2",
+            **(env or {}),
+        }
+        full.pop("GUNICORN_ACCESS_LOG", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
+            cwd=ROOT, env=full, stdout=self._log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )

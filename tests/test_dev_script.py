@@ -1,0 +1,119 @@
+"""scripts/dev.py: its usage, and a half-made .venv (an interrupted first run) is rebuilt."""
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV = ROOT / "scripts" / "dev.py"
+ENV_VARS = ("PORT", "BIND_HOST", "DATABASE_URL", "TEST_DATABASE_URL", "WEB_CONCURRENCY",
+            "TRUCO_ENV", "TRUCO_FIXED_DEALS", "TRUCO_RATE_REGISTER", "TRUCO_RATE_ACTION",
+            "TRUCO_CORS_ORIGINS")
+
+
+@pytest.fixture(scope="module")
+def dev() -> ModuleType:
+    """scripts/dev.py imported as a module (nothing runs at import)."""
+    spec = importlib.util.spec_from_file_location("dev_script", DEV)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run_dev(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(DEV), *args], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h", "help"])
+def test_help_exits_0_with_commands_and_environment(flag: str) -> None:
+    done = _run_dev(flag)
+    assert done.returncode == 0, done.stderr
+    for word in ("serve", "test", "bench", *ENV_VARS):
+        assert word in done.stdout, word
+
+
+@pytest.mark.parametrize("args", [("nonsense",), ()])
+def test_unknown_or_missing_command_fails_with_the_usage(args: tuple[str, ...]) -> None:
+    done = _run_dev(*args)
+    assert done.returncode != 0
+    assert "usage:" in done.stderr and "TRUCO_CORS_ORIGINS" in done.stderr
+    if args:
+        assert "unknown command 'nonsense'" in done.stderr
+
+
+def _venv_without_pip(path: Path) -> Path:
+    """What an interrupted ``python -m venv`` leaves: a venv whose pip never got installed."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)
+    return path
+
+
+def test_venv_problem_names_each_half_made_state(dev: ModuleType, tmp_path: Path) -> None:
+    assert dev.venv_problem(tmp_path / "absent") is None  # simply created later
+    venv = _venv_without_pip(tmp_path / "venv")
+    assert dev.venv_problem(venv) == "it has no pip"
+    # pip in place: whole, unless the requirements install was cut short
+    pip = next(venv.glob("lib/python3*/site-packages")) / "pip"
+    pip.mkdir()
+    (pip / "__init__.py").write_text("")
+    assert dev.venv_problem(venv) is None
+    (venv / dev.INSTALLING_NAME).write_text("")
+    assert "did not finish" in dev.venv_problem(venv)
+    (venv / "bin" / "python").unlink()
+    assert dev.venv_problem(venv) == "it has no bin/python"
+    (venv / "pyvenv.cfg").unlink()
+    assert dev.venv_problem(venv) == "it has no pyvenv.cfg"
+
+
+def test_half_made_venv_is_rebuilt_before_installing(
+        dev: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    venv = _venv_without_pip(tmp_path / "venv")
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("")
+    commands: list[list[str]] = []
+
+    def record(cmd: list[str], **kwargs: Any) -> None:
+        commands.append(cmd)
+
+    dev.ensure_venv(venv, requirements, run=record)
+    assert commands[0] == [sys.executable, "-m", "venv", "--clear", str(venv)]
+    assert commands[1][:4] == [str(venv / "bin" / "python"), "-m", "pip", "install"]
+    assert commands[1][-2:] == ["-r", str(requirements)]
+    out = capsys.readouterr().out
+    assert "[dev] venv is incomplete (it has no pip" in out
+    assert "rebuilding" in out
+
+
+def test_whole_venv_with_current_stamp_runs_nothing(dev: ModuleType, tmp_path: Path) -> None:
+    venv = _venv_without_pip(tmp_path / "venv")
+    pip = next(venv.glob("lib/python3*/site-packages")) / "pip"
+    pip.mkdir()
+    (pip / "__init__.py").write_text("")
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("")
+    (venv / dev.STAMP_NAME).write_text(dev.requirements_digest(requirements) + "\n")
+    commands: list[list[str]] = []
+    dev.ensure_venv(venv, requirements, run=lambda cmd, **kw: commands.append(cmd))
+    assert commands == []
+
+
+def test_interrupted_first_run_is_really_repaired(dev: ModuleType, tmp_path: Path) -> None:
+    """The real commands: a venv without pip becomes a working venv with pip and a stamp."""
+    venv = _venv_without_pip(tmp_path / "venv")
+    (venv / dev.INSTALLING_NAME).write_text("")
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("# nothing to install: no network needed\n")
+    dev.ensure_venv(venv, requirements)
+    assert dev.venv_problem(venv) is None
+    assert not (venv / dev.INSTALLING_NAME).exists()
+    assert (venv / dev.STAMP_NAME).read_text().strip() == dev.requirements_digest(requirements)
+    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "--version"],
+                          capture_output=True, text=True, check=True)
+    assert "pip" in done.stdout
