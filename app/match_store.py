@@ -3,7 +3,7 @@ transaction (lock, append events and actions, store the engine's state, schedule
 background work, notify waiters)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import select, text
@@ -93,21 +93,37 @@ def record(match: Match, seat: int, player_id: str | None, body: dict[str, Any])
                                 player_id=player_id, body=body))
 
 
-def store(match: Match, state: engine.MatchState) -> None:
+def store(match: Match, state: engine.MatchState, now: datetime | None = None) -> None:
     """Keep the engine's state and what the app needs from it in columns (status, winner,
-    the seats to act), and schedule the background work it calls for."""
+    the seats to act), and schedule what it calls for: a turn deadline for the players to
+    act, background work for the bots to act."""
+    before = set(match.to_act or ())
     match.state = state.to_json()
     match.to_act = list(state.to_act) if state.status == "active" else []
     if state.status == "finished":
         match.status = "finished"
         match.winner_team = state.winner_team
+    schedule(match, before, now or datetime.now(timezone.utc))
+
+
+def schedule(match: Match, before: set[int], now: datetime) -> None:
+    """Set the turn deadline and `due_at` from the seats to act. A new deadline starts
+    whenever the seats to act change (event `deadline_set`); a bot to act is due now (and
+    the workers are told at commit)."""
     bots = {s.seat for s in match.seats if s.bot_level is not None}
+    people = [s for s in match.to_act if s not in bots] if match.status == "active" else []
+    if match.turn_timeout is None or not people:
+        match.deadline = None
+    elif match.deadline is None or set(match.to_act) != before:
+        match.deadline = now + timedelta(seconds=match.turn_timeout)
+        append_events(match, [{"type": "deadline_set", "seats": people,
+                               "deadline": match.deadline.isoformat().replace("+00:00", "Z")}])
     if match.status == "active" and bots.intersection(match.to_act):
-        match.due_at = datetime.now(timezone.utc)
+        match.due_at = now
         db.session.execute(text("SELECT pg_notify(:channel, :payload)"),
                            {"channel": DUE_CHANNEL, "payload": match.id})
     else:
-        match.due_at = None
+        match.due_at = match.deadline
 
 
 def load_state(match: Match) -> engine.MatchState:

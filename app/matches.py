@@ -28,9 +28,6 @@ def server_seed() -> int:
 def create_match(player: Player, body: dict[str, Any]) -> Match:
     """Validate the create body (API.md) and seat the creator; start at once if full."""
     players = body["players"]
-    if body["turn_timeout"] is not None:
-        raise ApiError(422, "turn_timeout_unsupported",
-                       "turn deadlines are not available yet: send turn_timeout null")
     # Whoever knows the seed can compute every deal: a chosen seed is a fixed deal.
     fixed = any(body[k] is not None for k in ("seed", "deals", "start_score"))
     if fixed and not current_app.config["FIXED_DEALS_ALLOWED"]:
@@ -78,7 +75,7 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
                   else None,
                   seed=seed, fixed_deals=fixed, config=config, version=1, event_count=0,
                   action_count=0,
-                  turn_timeout=None, on_timeout=body["on_timeout"],
+                  turn_timeout=body["turn_timeout"], on_timeout=body["on_timeout"],
                   seats=[Seat(seat=seat, player=player)]
                   + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots]
                   + [Seat(seat=i["seat"], player=invited[i["player_id"]], invited=True)

@@ -95,12 +95,14 @@ class Match(db.Model):
     turn_timeout: Mapped[int | None] = mapped_column(Integer)  # seconds; null: no limit
     on_timeout: Mapped[str] = mapped_column(String(16), nullable=False, default="auto_play")
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    """When the players in `to_act` must have acted (with a `turn_timeout`); null otherwise."""
     to_act: Mapped[list[int]] = mapped_column(ARRAY(SmallInteger), nullable=False, default=list,
                                               server_default=text("'{}'"))
     """The seats that may act now (empty unless active): the engine's answer, kept here so
     that lists and the worker need not read the state."""
     due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    """When background work is due (a bot's move: now); null when there is none."""
+    """When background work is due (a bot's move: now; a turn deadline: then); null when there
+    is none. The workers' queue."""
     created_at: Mapped[datetime] = _now()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=func.now(), onupdate=func.now()
@@ -137,6 +139,12 @@ class Seat(db.Model):
     invited: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
                                           server_default=text("false"))
     """Reserved for `player_id` by the creator; false once accepted (joined)."""
+    timeouts: Mapped[int] = mapped_column(SmallInteger, nullable=False, default=0,
+                                          server_default=text("0"))
+    """Turn deadlines this seat has let pass (each one auto-played or forfeited)."""
+    timeouts_in_row: Mapped[int] = mapped_column(SmallInteger, nullable=False, default=0,
+                                                 server_default=text("0"))
+    """Deadlines passed since the seat's player last acted: at 3 the seat is abandoned."""
     joined_at: Mapped[datetime] = _now()
 
     match: Mapped[Match] = relationship(back_populates="seats")

@@ -6,7 +6,8 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 
 import engine
 from app.errors import ApiError
@@ -40,6 +41,22 @@ def request_hash(body: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(form, sort_keys=True).encode()).hexdigest()
 
 
+ABANDONED_AFTER = 3
+"""Deadlines in a row after which a seat counts as abandoned: its team forfeits."""
+AUTO_PLAY_LEVEL = "easy"
+"""The built-in bot that acts for a seat whose deadline passed (`on_timeout: auto_play`)."""
+
+
+def _keep(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
+          state: engine.MatchState, events: list[dict[str, Any]],
+          now: datetime | None = None) -> None:
+    """Record an applied action as a new version: the action, its events, the state."""
+    bump(match)
+    record(match, seat, player_id, body)
+    append_events(match, events)
+    store(match, state, now)
+
+
 def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any]) -> None:
     """Apply one action of `seat` to the locked, active `match`, or raise the API error that
     says why not (nothing changed)."""
@@ -47,7 +64,7 @@ def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any])
         raise ApiError(409, "match_not_active", f"the match is {match.status}")
     state = load_state(match)
     try:
-        state, events = engine.apply(state, seat, body)
+        new_state, events = engine.apply(state, seat, body)
     except engine.InvalidAction as exc:
         raise ApiError(422, "validation_error", exc.message,
                        errors={exc.field or "_body": [exc.message]}) from exc
@@ -56,10 +73,7 @@ def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any])
             raise ApiError(409, "match_not_active", exc.message) from exc
         raise ApiError(422, "illegal_action", exc.message, reason=exc.reason,
                        legal_actions=engine.legal_actions(state, seat)) from exc
-    bump(match)
-    record(match, seat, player_id, body)
-    append_events(match, events)
-    store(match, state)
+    _keep(match, seat, player_id, body, new_state, events)
 
 
 def act(player: Player, match_id: str, body: dict[str, Any], *, if_match: str | None = None,
@@ -84,6 +98,9 @@ def act(player: Player, match_id: str, body: dict[str, Any], *, if_match: str | 
         raise ApiError(412, "version_mismatch", "the match changed since that representation",
                        current=match_view(match, seat), headers={"ETag": etag(match, seat)})
     _apply(match, seat, player.id, body)
+    held = match.seat_of(player.id)
+    assert held is not None
+    held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
     notify(match)
     answer = Answer(200, match_view(match, seat), view_headers(match, seat))
     if idempotency_key is not None:
@@ -104,10 +121,7 @@ def resign(player: Player, match_id: str) -> Match:
     if match.status != "active":
         raise ApiError(409, "match_not_active", f"the match is {match.status}")
     state, events = engine.resign(load_state(match), seat.seat)
-    bump(match)
-    record(match, seat.seat, player.id, {"type": "resign"})
-    append_events(match, events)
-    store(match, state)
+    _keep(match, seat.seat, player.id, {"type": "resign"}, state, events)
     notify(match)
     db.session.commit()
     return match
@@ -119,16 +133,50 @@ def bot_rng(match: Match, seat: int) -> random.Random:
     return random.Random(f"bot:{match.seed}:{match.version}:{seat}")
 
 
-def move_bot(match: Match) -> bool:
-    """One move of a built-in bot that is to act in the locked `match`, through the same
-    path as a player's action (the caller commits). False when no bot is to act."""
+Step = Literal["bot_moved", "timed_out", "nothing"]
+
+
+def advance(match: Match, now: datetime) -> Step:
+    """The background step due in the locked `match` (the caller commits): a built-in bot's
+    move when one is to act, else the turn deadline when it has passed, else nothing (the
+    match was woken early; it is due again at its deadline)."""
     levels = {s.seat: s.bot_level for s in match.seats if s.bot_level is not None}
     seat = next((s for s in match.to_act if s in levels), None)
-    if match.status != "active" or seat is None:
-        match.due_at = None
-        return False
-    state = load_state(match)
-    action = choose(levels[seat], engine.view(state, seat), bot_rng(match, seat))
-    _apply(match, seat, None, action)
+    if match.status != "active":
+        match.due_at = match.deadline = None
+        return "nothing"
+    if seat is not None:
+        state = load_state(match)
+        action = choose(levels[seat], engine.view(state, seat), bot_rng(match, seat))
+        _apply(match, seat, None, action)
+    elif match.deadline is not None and match.deadline <= now:
+        _time_out(match, now)
+    else:
+        match.due_at = match.deadline
+        return "nothing"
     notify(match)
-    return True
+    return "bot_moved" if seat is not None else "timed_out"
+
+
+def _time_out(match: Match, now: datetime) -> None:
+    """The deadline passed: the first player to act loses their turn. `auto_play`: the
+    `easy` bot acts for them (a match goes on); `forfeit`, or the third deadline in a row
+    (the seat is abandoned): their team loses the match."""
+    bots = {s.seat for s in match.seats if s.bot_level is not None}
+    number = next(s for s in match.to_act if s not in bots)
+    seat = next(s for s in match.seats if s.seat == number)
+    seat.timeouts += 1
+    seat.timeouts_in_row += 1
+    abandoned = seat.timeouts_in_row >= ABANDONED_AFTER
+    forfeit = match.on_timeout == "forfeit" or abandoned
+    notice = {"type": "turn_timed_out", "seat": number, "player_id": seat.player_id,
+              "outcome": "forfeit" if forfeit else "auto_play", "abandoned": abandoned,
+              "timeouts_in_row": seat.timeouts_in_row}
+    state = load_state(match)
+    if forfeit:
+        body: dict[str, Any] = {"type": "resign"}
+        state, events = engine.resign(state, number)
+    else:
+        body = choose(AUTO_PLAY_LEVEL, engine.view(state, number), bot_rng(match, number))
+        state, events = engine.apply(state, number, body)
+    _keep(match, number, None, body, state, [notice, *events], now)

@@ -77,6 +77,8 @@ def _seat_json(seat: Seat | None, number: int, cards: int) -> dict[str, Any]:
             "player": player_public(player) if player is not None else None,
             "bot_level": seat.bot_level if seat is not None else None,
             "invited": seat is not None and seat.invited,
+            "timeouts": seat.timeouts if seat is not None else 0,
+            "timeouts_in_row": seat.timeouts_in_row if seat is not None else 0,
             "cards_in_hand": cards}
 
 

@@ -101,7 +101,8 @@ class MatchCreateSchema(Schema):
                                validate=validate.OneOf(["public", "private"]))
     turn_timeout = fields.Integer(
         load_default=None, allow_none=True, validate=validate.Range(10, MAX_TURN_TIMEOUT),
-        metadata={"description": "seconds per turn; deadlines are not enforced yet: must be null"},
+        metadata={"description": "seconds each player has to act (10 s to 14 days), or null for "
+                                 "no limit; see on_timeout"},
         **STRICT_INT)
     on_timeout = fields.String(load_default="auto_play",
                                validate=validate.OneOf(["auto_play", "forfeit"]))
@@ -298,6 +299,10 @@ class SeatSchema(ResponseSchema):
     bot_level = Component("BotLevel", allow_none=True)
     invited = fields.Boolean(metadata={
         "description": "the seat is reserved for `player`, who has not accepted yet"})
+    timeouts = fields.Integer(metadata={
+        "description": "turn deadlines this seat let pass (each auto-played or forfeited)"})
+    timeouts_in_row = fields.Integer(metadata={
+        "description": "deadlines passed since its player last acted; at 3 the team forfeits"})
     cards_in_hand = fields.Integer()
 
 
@@ -576,10 +581,23 @@ class PlayerResignedEventSchema(EventSchema):
 
 
 class TurnTimedOutEventSchema(EventSchema):
-    """Reserved: turn deadlines are not enforced yet, so it is not sent yet."""
+    """A turn deadline passed: the seat lost its turn (followed by the action the `easy` bot
+    made for it, or by the team's forfeit)."""
 
     type = tag("turn_timed_out")
     seat = fields.Integer()
+    player_id = fields.String(allow_none=True)
+    outcome = enum(["auto_play", "forfeit"])
+    abandoned = fields.Boolean(metadata={"description": "the third deadline in a row"})
+    timeouts_in_row = fields.Integer()
+
+
+class DeadlineSetEventSchema(EventSchema):
+    """A new turn deadline for the seats to act (matches with a `turn_timeout`)."""
+
+    type = tag("deadline_set")
+    seats = fields.List(fields.Integer())
+    deadline = fields.DateTime()
 
 
 class EventPageSchema(ResponseSchema):
@@ -662,7 +680,7 @@ UNIONS: dict[str, OneOf] = {
                     RaisedEventSchema, RaiseAcceptedEventSchema, RaiseRefusedEventSchema,
                     ElevenDecidedEventSchema, IllegalCallEventSchema, HandWonEventSchema,
                     GameWonEventSchema, MatchWonEventSchema, PlayerResignedEventSchema,
-                    TurnTimedOutEventSchema),
+                    TurnTimedOutEventSchema, DeadlineSetEventSchema),
 }
 
 # --- response headers (components/headers) -------------------------------------------------

@@ -1,6 +1,6 @@
-"""The background worker: does the work that matches have due (a built-in bot's move), away
-from the web processes, each step one transaction through the same service path as a
-player's action.
+"""The background worker: does the work that matches have due (a built-in bot's move, a turn
+deadline that passed), away from the web processes, each step one transaction through the
+same service path as a player's action (app.play.advance).
 
 The queue is the matches table itself: `due_at` is set when work becomes due (in the same
 transaction as the change that made it due), and a worker claims the most overdue match
@@ -34,7 +34,7 @@ from sqlalchemy import update
 from app.extensions import db
 from app.match_store import DUE_CHANNEL, claim_due
 from app.models import Match
-from app.play import move_bot
+from app.play import advance
 from app.waiting import libpq_dsn
 
 POLL_SECONDS = 1.0
@@ -44,24 +44,26 @@ RETRY_AFTER_FAILURE = timedelta(seconds=30)
 log = logging.getLogger(__name__)
 
 
-def run_due(limit: int | None = None) -> int:
-    """Do the work that is due now, one step per transaction, until none is left (or `limit`
-    steps); the number of steps done. Needs an app context."""
+def run_due(limit: int | None = None, now: datetime | None = None) -> int:
+    """Do the work that is due, one step per transaction, until none is left (or `limit`
+    steps); the number of steps done. `now` (tests: a clock they control) defaults to the
+    time at each step. Needs an app context."""
     done = 0
     while limit is None or done < limit:
-        match = claim_due(datetime.now(timezone.utc))
+        moment = now or datetime.now(timezone.utc)
+        match = claim_due(moment)
         if match is None:
             db.session.rollback()
             return done
         match_id = match.id
         try:
-            move_bot(match)
+            advance(match, moment)
             db.session.commit()
         except Exception:  # noqa: BLE001 - one bad match must not stop the worker
             db.session.rollback()
             log.exception("background step failed for match %s; retrying later", match_id)
             db.session.execute(update(Match).where(Match.id == match_id).values(
-                due_at=datetime.now(timezone.utc) + RETRY_AFTER_FAILURE))
+                due_at=moment + RETRY_AFTER_FAILURE))
             db.session.commit()
         done += 1
     return done

@@ -263,14 +263,14 @@ def assert_no_leak(app: Any, match_id: str, seat: int | None, payload: Any,
     return len(seen)
 
 
-def run_worker(app: Any) -> int:
-    """Do the background work that is due (bots' moves), as a worker process would; the
-    number of steps done."""
+def run_worker(app: Any, now: Any = None) -> int:
+    """Do the background work that is due (bots' moves, passed deadlines), as a worker
+    process would, at the time `now` (default: the real time); the number of steps done."""
     from app.extensions import db
     from app.worker import run_due
 
     with app.app_context():
         try:
-            return run_due()
+            return run_due(now=now)
         finally:
             db.session.remove()
