@@ -106,7 +106,7 @@ def _last_call_team(state: MatchState, view: dict[str, Any]) -> int | None:
         return int(h.pending["by_seat"]) % 2
     if h.special is not None or h.stake == RULESETS[state.ruleset].base:
         return None
-    seat = view["you"]["seat"]
+    seat = int(view["you"]["seat"])
     for team in (1 - seat % 2, seat % 2):
         h.last_call_team = team
         if legal_actions(state, seat) == view["legal_actions"]:
