@@ -72,3 +72,10 @@ def simple_strength(cards: list[str], strength: dict[str, int], results: list[in
                     team: int) -> int:
     """The easy rule's hand strength: good cards held plus tricks already won by the team."""
     return strong_cards(cards, strength) + sum(1 for r in results if r == team)
+
+
+def easy_calls(cards: list[str], strength: dict[str, int], results: list[int | None],
+               team: int) -> bool:
+    """The easy rule for calling: two good things (cards or won tricks), or a top manilha."""
+    return (simple_strength(cards, strength, results, team) >= 2
+            or any(strength[c] >= 13 for c in cards))

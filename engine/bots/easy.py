@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cardplay import choose_card, simple_strength, strong_cards
+from .cardplay import choose_card, easy_calls, simple_strength, strong_cards
 from .observation import Observation, observe
 
 
@@ -18,8 +18,7 @@ def choose_easy(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return dict(rng.choice(obs.legal))  # blind: every slot is alike
     strength = obs.strength
     call = obs.raise_action()
-    good = simple_strength(obs.cards, strength, obs.results, obs.team)
-    if call is not None and (good >= 2 or any(strength[c] >= 13 for c in obs.cards)):
+    if call is not None and easy_calls(obs.cards, strength, obs.results, obs.team):
         return call
     choice = choose_card(obs.playable_cards(), strength, obs.plays, obs.seat, obs.results)
     return obs.play_action(choice.card)

@@ -1,6 +1,7 @@
 """The `medium` level: card counting, position, the score and face-down dumps.
 
-Its hand estimate (estimate.hand_chance) counts the cards already seen; calls and answers
+Its hand estimate (estimate.sampled_chance) plays the hand out over deals of the cards it has
+not seen (card counting), with the easy rules and no calls; calls and answers
 compare the estimate with the break-even point of the stake on offer, moved by the score: a
 team that would lose the game by refusing always accepts, one that would lose it by losing the
 raised hand needs a better hand.
@@ -12,11 +13,17 @@ from typing import Any
 
 from ..rules import RULESETS
 from .cardplay import choose_card
-from .estimate import beat_chances, hand_chance
+from .estimate import beat_chances, sampled_chance
 from .observation import Observation, observe
 
 BLUFF = 0.06
 """How often a weak hand calls truco at the base stake anyway."""
+CALL_AT = 0.75
+"""The chance to win the hand from which a call is made."""
+SURE = 0.85
+"""The chance from which a call that could lose the game, or a counter-raise, is made."""
+RESPECT = 0.3
+"""Added to the break-even chance before accepting a call: callers tend to hold good cards."""
 
 
 def choose_medium(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -27,8 +34,8 @@ def choose_medium(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return dict(rng.choice(obs.legal))  # blind: every slot is alike
     if obs.pending is not None:
         if obs.pending["kind"] == "mao_de_onze":
-            return _eleven(obs)
-        return _answer(obs)
+            return _eleven(obs, rng)
+        return _answer(obs, rng)
     call = obs.raise_action()
     if call is not None and _should_call(obs, call["to"], rng):
         return call
@@ -38,36 +45,33 @@ def choose_medium(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return obs.play_action(choice.card, face_down=choice.intent == "dump")
 
 
-def _chance(obs: Observation) -> float:
-    return hand_chance(obs, obs.cards or [], obs.partner_hands)
-
-
 def _should_call(obs: Observation, to: int, rng: random.Random) -> bool:
-    chance = _chance(obs)
+    chance = sampled_chance(obs, rng)
     if obs.need(1 - obs.team) <= to:  # losing the raised hand would lose the game
-        return chance >= 0.8
-    if chance >= 0.68:
+        return chance >= SURE
+    if chance >= CALL_AT:
         return True
     return obs.stake == obs.base and chance < 0.25 and rng.random() < BLUFF
 
 
-def _answer(obs: Observation) -> dict[str, Any]:
+def _answer(obs: Observation, rng: random.Random) -> dict[str, Any]:
     assert obs.pending is not None
     to, stake = int(obs.pending["to"]), obs.stake
-    chance = _chance(obs)
+    chance = sampled_chance(obs, rng)
     counter = obs.raise_action()
-    if counter is not None and chance >= 0.8:
+    if counter is not None and chance >= SURE:
         return counter
     if obs.need(1 - obs.team) <= stake:  # refusing loses the game: nothing to save
         return {"type": "accept"}
-    threshold = (to - stake) / (2 * to) + 0.05  # accepting pays when 2p-1 of `to` beats -stake
+    # accepting pays when (2p - 1) * to beats -stake; a call also says the caller is strong
+    threshold = (to - stake) / (2 * to) + RESPECT
     if obs.need(1 - obs.team) <= to:
         threshold += 0.15
     return {"type": "accept"} if chance >= threshold else {"type": "refuse"}
 
 
-def _eleven(obs: Observation) -> dict[str, Any]:
-    chance = _chance(obs)
+def _eleven(obs: Observation, rng: random.Random) -> dict[str, Any]:
+    chance = sampled_chance(obs, rng)
     rules = RULESETS[obs.ruleset]
     opponents_need = obs.need(1 - obs.team)
     if opponents_need <= rules.eleven_refused_award:  # giving the hand up ends the game
