@@ -15,7 +15,7 @@ import engine
 from app.errors import ApiError
 from app.extensions import db
 from app.models import ActionRecord, Event, Match, Player, Seat, id_can_exist, new_id
-from engine.bots import AVAILABLE_LEVELS, choose_random
+from engine.bots import AVAILABLE_LEVELS, choose
 
 MAX_BOT_MOVES = 10_000
 """A guard: a request never loops for ever on bots (a match ends far sooner)."""
@@ -204,13 +204,13 @@ def _record(match: Match, seat: int, player_id: str | None, body: dict[str, Any]
 
 def _run_bots(match: Match, state: engine.MatchState) -> engine.MatchState:
     """Let built-in bots act while one of them is to act, inside this transaction."""
-    bots = {s.seat for s in match.seats if s.bot_level is not None}
+    bots = {s.seat: s.bot_level for s in match.seats if s.bot_level is not None}
     rng = random.Random(f"bots:{match.seed}:{match.version}")
     for _ in range(MAX_BOT_MOVES):
         seat = next((s for s in state.to_act if s in bots), None)
         if state.status != "active" or seat is None:
             break
-        action = choose_random(engine.view(state, seat), rng)
+        action = choose(bots[seat], engine.view(state, seat), rng)
         state, events = engine.apply(state, seat, action)
         _record(match, seat, None, action)
         _append_events(match, events)

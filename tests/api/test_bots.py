@@ -89,3 +89,25 @@ def test_a_bot_that_leads_moves_inside_the_create_request(client: Any, app: Any)
         assert m["hand"]["tricks"][0]["plays"][0]["seat"] == 1
     else:
         assert m["hand"]["pending"] == {"kind": "raise", "by_seat": 1, "to": 3}
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_every_level_plays_a_match_to_the_end(client: Any, app: Any, level: str) -> None:
+    ana = register(client, "ana")
+    m = create(client, ana, players=4, bots=[{"seat": 1, "level": level},
+                                             {"seat": 2, "level": level},
+                                             {"seat": 3, "level": level}], seed=7)
+    assert [s["bot_level"] for s in m["seats"]] == [None, level, level, level]
+    view = m
+    steps = 0
+    while view["status"] == "active":
+        assert view["hand"]["to_act"] == [0], view["hand"]
+        r = act(client, m["id"], ana, view["legal_actions"][0])
+        assert r.status_code == 200, r.get_data(as_text=True)
+        view = r.json
+        steps += 1
+        assert steps < 500
+    assert view["winner_team"] in (0, 1)
+    rows = db_rows(app, "SELECT seat, body FROM actions WHERE match_id = :m ORDER BY n",
+                   m=m["id"])
+    assert {r.seat for r in rows} == {0, 1, 2, 3}  # every bot moved
