@@ -53,6 +53,8 @@ def world_weight(world: MatchState, seat: int) -> float:
 def choose_hard(view: dict[str, Any], rng: random.Random, *, budget_ms: float | None = None,
                 playouts: int | None = None) -> dict[str, Any]:
     legal = view["legal_actions"]
+    if not legal:
+        raise ValueError("this seat has nothing to do")
     if len(legal) == 1:
         return dict(legal[0])
     start = time.perf_counter()
