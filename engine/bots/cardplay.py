@@ -5,6 +5,7 @@ card counts 0, whoever played it) and the results of the done tricks.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 Play = tuple[int, "str | None", bool]
@@ -17,7 +18,7 @@ class CardChoice(NamedTuple):
     """"lead", "win", "tie" or "dump" (the trick is not worth a good card)."""
 
 
-def table_top(plays: list[Play], strength: dict[str, int]) -> tuple[int, set[int]]:
+def table_top(plays: Sequence[Play], strength: dict[str, int]) -> tuple[int, set[int]]:
     """The top strength on the table and the teams that hold it (empty set: no card yet)."""
     top, teams = -1, set()
     for seat, card, face_down in plays:
@@ -29,7 +30,7 @@ def table_top(plays: list[Play], strength: dict[str, int]) -> tuple[int, set[int
     return top, teams
 
 
-def choose_card(cards: list[str], strength: dict[str, int], plays: list[Play], seat: int,
+def choose_card(cards: list[str], strength: dict[str, int], plays: Sequence[Play], seat: int,
                 results: list[int | None], opponents_after: int = 0,
                 beat_chance: dict[str, float] | None = None) -> CardChoice:
     """The card to play: win the trick as cheaply as is safe, else dump the weakest.
