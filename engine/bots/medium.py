@@ -22,7 +22,7 @@ CALL_AT = 0.75
 """The chance to win the hand from which a call is made."""
 SURE = 0.85
 """The chance from which a call that could lose the game, or a counter-raise, is made."""
-RESPECT = 0.3
+RESPECT = 0.2
 """Added to the break-even chance before accepting a call: callers tend to hold good cards."""
 
 
