@@ -36,9 +36,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-import engine  # noqa: E402
-from engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose  # noqa: E402
-from engine.bots.hard import choose_hard  # noqa: E402
+import engine
+from engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose
+from engine.bots.hard import choose_hard
 
 PAIRS = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "easy"),
          ("hard", "random"))

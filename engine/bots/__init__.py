@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .easy import choose_easy
 from .hard import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose_hard
