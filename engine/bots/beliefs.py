@@ -15,10 +15,10 @@ from ..legal import is_blind
 from ..state import MatchState
 from .cardplay import choose_card, easy_calls
 
-UNLIKELY_CALL = 0.25
+UNLIKELY_CALL = 0.15
 """Weight factor of a world in which the pending call was made on cards the model would not
 call on."""
-UNLIKELY_PLAY = 0.35
+UNLIKELY_PLAY = 0.15
 """Weight factor for each opponent card play the model would not have made in the world."""
 
 

@@ -36,10 +36,6 @@ class Observation:
         return self.seat % 2
 
     @property
-    def blind(self) -> bool:
-        return self.cards is None
-
-    @property
     def partner_hands(self) -> list[list[str]]:
         return [c for s, c in self.knowledge.known_hands.items() if s != self.seat]
 
