@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Arena: the built-in bot levels against each other, in duplicate matches.
 
-    python3 bench/arena.py            # full run (default hard budget), tens of minutes on 2 cores
-    python3 bench/arena.py --quick    # a few minutes: fewer matches, reduced hard budget
+    python3 bench/arena.py            # full run (default hard budget), about 10 minutes on 2 cores
+    python3 bench/arena.py --quick    # about 2 minutes: fewer matches, reduced hard budget
 
 Every pairing plays, for 2 and 4 players and both rulesets, matches in duplicate: each match
 seed is played twice with the levels' seats swapped (level A on team 0, then on team 1). The
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"hard at {QUICK_HARD_PLAYOUTS} playouts per decision")
     ap.add_argument("--duplicates", type=int, default=None,
                     help="duplicate pairs per pairing and configuration "
-                         "(default 30, or 8 with --quick; hard pairings take half)")
+                         "(default 30, or 16 with --quick; hard pairings take half)")
     ap.add_argument("--timing-decisions", type=int, default=None,
                     help="hard decisions timed at the default budget (default 300, 120 quick)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="only these pairings, e.g. hard_vs_easy,medium_vs_easy")
     args = ap.parse_args(argv)
     pairs = [p for p in PAIRS if args.pairs is None or f"{p[0]}_vs_{p[1]}" in args.pairs]
-    dups = args.duplicates or (8 if args.quick else 30)
+    dups = args.duplicates or (16 if args.quick else 30)
     hard_playouts = QUICK_HARD_PLAYOUTS if args.quick else None
     t_run = time.perf_counter()
     log(f"bench/arena.py: Python {platform.python_version()}, {args.workers} workers, "
