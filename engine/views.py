@@ -5,6 +5,7 @@ from typing import Any
 
 from .cards import manilhas
 from .deal import Event
+from .knowledge import partners_seen, play_seen
 from .legal import is_blind, legal_actions
 from .rules import TARGET_SCORE
 from .state import MatchState
@@ -13,18 +14,8 @@ from .state import MatchState
 def _redact_tricks(tricks: list[dict[str, Any]],
                    viewer: int | None) -> list[dict[str, Any]]:
     """Table tricks as `viewer` sees them: a face-down card only to the seat that played it."""
-    return [{**t, "plays": [p if not p["face_down"] or p["seat"] == viewer
+    return [{**t, "plays": [p if play_seen(p["seat"], p["face_down"], viewer)
                             else {**p, "card": None} for p in t["plays"]]} for t in tricks]
-
-
-def _partner_seats(state: MatchState, seat: int | None) -> list[int] | None:
-    """Partners whose cards `seat` sees: the team on 11 during a mão de onze, 4 or 6 players."""
-    h = state.hand
-    if seat is None or h.special != "mao_de_onze" or state.players == 2:
-        return None
-    if seat % 2 != h.eleven_team:
-        return None
-    return [p for p in range(seat % 2, state.players, 2) if p != seat]
 
 
 def view(state: MatchState, seat: int | None) -> dict[str, Any]:
@@ -33,13 +24,12 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     cards: list[str | None] | None = None
     if seat is not None:
         cards = [None] * len(h.hands[seat]) if is_blind(state) else list(h.hands[seat])
-    partners = _partner_seats(state, seat)
+    partners = partners_seen(state.players, h.eleven_team, seat)
     hand = {
         "number": h.number, "dealer": h.dealer, "vira": h.vira,
         "manilhas": list(manilhas(state.ruleset, h.vira)),
         "cards": cards,
-        "partner_cards": None if partners is None else {str(p): list(h.hands[p])
-                                                         for p in partners},
+        "partner_cards": {str(p): list(h.hands[p]) for p in partners} if partners else None,
         "stake": h.stake, "special": h.special,
         "pending": dict(h.pending) if h.pending else None,
         "tricks": _redact_tricks([t.as_table() for t in h.tricks if t.plays], seat),
@@ -64,7 +54,7 @@ def redact_event(event: Event, seat: int | None, finished: bool) -> Event:
     if finished and seat is not None:
         return event
     kind = event["type"]
-    if kind == "card_played" and event["face_down"] and event["seat"] != seat:
+    if kind == "card_played" and not play_seen(event["seat"], event["face_down"], seat):
         return {**event, "card": None}
     if kind != "hand_dealt":
         return event
@@ -72,8 +62,6 @@ def redact_event(event: Event, seat: int | None, finished: bool) -> Event:
     hands = event["hands"]
     blind = event["blind"]
     out["cards"] = None if seat is None else ([None] * 3 if blind else list(hands[seat]))
-    out["partner_cards"] = None
-    if seat is not None and seat % 2 == event["eleven_team"] and len(hands) > 2:
-        out["partner_cards"] = {str(p): list(hands[p]) for p in range(seat % 2, len(hands), 2)
-                                if p != seat}
+    partners = partners_seen(len(hands), event["eleven_team"], seat)
+    out["partner_cards"] = {str(p): list(hands[p]) for p in partners} if partners else None
     return out

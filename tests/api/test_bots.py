@@ -224,3 +224,27 @@ def test_a_step_held_by_a_dead_worker_is_done_by_another(client: Any, app: Any,
     assert len(rows) == 1 and rows[0].body != {"type": "refuse"}
     view = get_view(client, m["id"], ana)
     assert view["version"] == m["version"] + 1 and view["hand"]["to_act"] == [0]
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_every_level_plays_a_match_to_the_end(client: Any, app: Any, level: str) -> None:
+    ana = register(client, "ana")
+    m = create(client, ana, players=4, bots=[{"seat": 1, "level": level},
+                                             {"seat": 2, "level": level},
+                                             {"seat": 3, "level": level}], seed=7)
+    assert [s["bot_level"] for s in m["seats"]] == [None, level, level, level]
+    steps = 0
+    run_worker(app)
+    view = get_view(client, m["id"], ana)
+    while view["status"] == "active":
+        assert view["hand"]["to_act"] == [0], view["hand"]
+        r = act(client, m["id"], ana, view["legal_actions"][0])
+        assert r.status_code == 200, r.get_data(as_text=True)
+        run_worker(app)
+        view = get_view(client, m["id"], ana)
+        steps += 1
+        assert steps < 500
+    assert view["winner_team"] in (0, 1)
+    rows = db_rows(app, "SELECT seat, body FROM actions WHERE match_id = :m ORDER BY n",
+                   m=m["id"])
+    assert {r.seat for r in rows} == {0, 1, 2, 3}  # every bot moved

@@ -206,12 +206,20 @@ def test_turn_timeout_is_not_supported_yet(client: Any, app: Any) -> None:
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_unavailable_bot_levels(client: Any, app: Any, level: str) -> None:
+def test_every_bot_level_is_available(client: Any, app: Any, level: str) -> None:
     ana = register(client, "ana")
     r = client.post("/v1/matches", json={"bots": [{"seat": 1, "level": level}]},
                     headers=ana.headers)
-    problem = assert_problem(r, 422, "bot_level_unavailable")
-    assert "random" in problem["detail"]
+    assert r.status_code == 201, r.get_data(as_text=True)
+    assert r.json["seats"][1]["bot_level"] == level and r.json["status"] == "active"
+    assert _count(app) == 1
+
+
+def test_an_unknown_bot_level_is_refused(client: Any, app: Any) -> None:
+    ana = register(client, "ana")
+    r = client.post("/v1/matches", json={"bots": [{"seat": 1, "level": "expert"}]},
+                    headers=ana.headers)
+    assert_problem(r, 422, "validation_error")
     assert _count(app) == 0
 
 

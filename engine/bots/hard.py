@@ -1,0 +1,61 @@
+"""The `hard` level: determinized Monte Carlo search.
+
+For every decision it draws worlds consistent with what the seat has seen (engine.determinize:
+the hidden cards dealt at random among the cards the seat cannot place), tries every legal
+action in each world, plays the hand out with the playout policy and scores the result as the
+chance to win the match (value.match_value). All actions share the same worlds and playout
+seeds, so their comparison is not blurred by luck. The most valuable action on average wins.
+Worlds are weighted by how well they explain the opponents' calls and card plays
+(beliefs.world_weight): a uniform deal would credit a caller with average cards and so accept
+far too many calls.
+
+Budget: `playouts` (default DEFAULT_PLAYOUTS) fixes the work, so a decision depends only on the
+view and the rng; `budget_ms` (default DEFAULT_BUDGET_MS) is a safety cap checked after each
+world. When the cap stops a search early (an overloaded machine) the decision depends on the
+clock: that is the trade-off for a bounded answer time. At least MIN_WORLDS worlds are always
+searched.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ..determinize import determinize
+from ..play import apply
+from .beliefs import world_weight
+from .playout import play_out_hand
+from .value import match_value
+
+DEFAULT_PLAYOUTS = 360
+"""Playouts per decision (worlds × legal actions): the deterministic budget."""
+DEFAULT_BUDGET_MS = 250.0
+"""Wall-clock cap per decision, a safety net above the playout budget."""
+MIN_WORLDS = 6
+
+
+def choose_hard(view: dict[str, Any], rng: random.Random, *, budget_ms: float | None = None,
+                playouts: int | None = None) -> dict[str, Any]:
+    legal = view["legal_actions"]
+    if not legal:
+        raise ValueError("this seat has nothing to do")
+    if len(legal) == 1:
+        return dict(legal[0])
+    start = time.perf_counter()
+    limit = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
+    budget = DEFAULT_PLAYOUTS if playouts is None else playouts
+    worlds = max(MIN_WORLDS, -(-budget // len(legal)))
+    seat = int(view["you"]["seat"])
+    team = seat % 2
+    totals = [0.0] * len(legal)
+    for done in range(1, worlds + 1):
+        world = determinize(view, rng, seed=rng.getrandbits(31))
+        seed = rng.getrandbits(64)
+        weight = world_weight(world, seat)
+        for i, action in enumerate(legal):
+            after, _ = apply(world, seat, action)
+            totals[i] += weight * match_value(play_out_hand(after, random.Random(seed)), team)
+        if done >= MIN_WORLDS and time.perf_counter() - start >= limit:
+            break
+    best = max(range(len(legal)), key=totals.__getitem__)
+    return dict(legal[best])

@@ -1,0 +1,87 @@
+"""A typed reading of one seat's view: everything a bot decides from, and nothing more."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import strengths
+from ..determinize import SeatKnowledge, seat_knowledge
+from ..rules import RULESETS, TARGET_SCORE
+from .cardplay import Play
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    view: dict[str, Any]
+    knowledge: SeatKnowledge
+    """The hands the seat sees and the cards it cannot place (decided by engine.knowledge)."""
+    seat: int
+    players: int
+    ruleset: str
+    strength: dict[str, int]
+    cards: list[str] | None
+    """The seat's cards, None in a blind mão de ferro."""
+    plays: list[Play]
+    """The open trick's plays."""
+    results: list[int | None]
+    """Done tricks' winning teams, None for a tie."""
+    stake: int
+    special: str | None
+    pending: dict[str, Any] | None
+    score: list[int]
+    legal: list[dict[str, Any]]
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+    @property
+    def partner_hands(self) -> list[list[str]]:
+        return [c for s, c in self.knowledge.known_hands.items() if s != self.seat]
+
+    @property
+    def opponents_after(self) -> int:
+        """Opponents still to play in the open trick after this seat."""
+        return sum(1 for i in range(1, self.players - len(self.plays))
+                   if (self.seat + i) % 2 != self.team)
+
+    def need(self, team: int) -> int:
+        """Points `team` lacks to win the game."""
+        return TARGET_SCORE - self.score[team]
+
+    def raise_action(self) -> dict[str, Any] | None:
+        return next((a for a in self.legal if a["type"] == "raise"), None)
+
+    def play_action(self, card: str, face_down: bool = False) -> dict[str, Any]:
+        """The legal play of `card` (face down when asked and allowed)."""
+        plays = [a for a in self.legal if a["type"] == "play" and a.get("card") == card]
+        down = [a for a in plays if a.get("face_down")]
+        up = [a for a in plays if not a.get("face_down")]
+        return (down or up)[0] if face_down else (up or down)[0]
+
+    def playable_cards(self) -> list[str]:
+        """Cards with a legal play (all of them, or the strongest when play is forced)."""
+        return list(dict.fromkeys(a["card"] for a in self.legal
+                                  if a["type"] == "play" and "card" in a))
+
+    @property
+    def base(self) -> int:
+        return RULESETS[self.ruleset].base
+
+
+def observe(view: dict[str, Any]) -> Observation:
+    """The observation of the seat whose view this is."""
+    h = view["hand"]
+    tricks = h["tricks"]
+    done = [t for t in tricks if len(t["plays"]) == view["players"]]
+    open_plays = tricks[-1]["plays"] if tricks and len(tricks[-1]["plays"]) < view["players"] \
+        else []
+    cards = None if h["cards"] is None or None in h["cards"] else list(h["cards"])
+    return Observation(
+        view=view, knowledge=seat_knowledge(view), seat=int(view["you"]["seat"]),
+        players=int(view["players"]), ruleset=view["ruleset"],
+        strength=strengths(view["ruleset"], h["vira"]), cards=cards,
+        plays=[(p["seat"], p["card"], p["face_down"]) for p in open_plays],
+        results=[None if t["tie"] else t["winner_team"] for t in done],
+        stake=int(h["stake"]), special=h["special"], pending=h["pending"],
+        score=list(view["score"]), legal=list(view["legal_actions"]))
