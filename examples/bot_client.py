@@ -127,8 +127,11 @@ def easy_strategy(view: View) -> Action:
             good = _decent_hand(known, manilhas) or any(
                 _decent_hand([c for c in p if c], manilhas) for p in partners)
         else:
-            good = _decent_hand(known, manilhas) or (
-                _tricks_won(view) >= 1 and any(card_strength(c, manilhas) >= 7 for c in known))
+            # the card it already put on the current trick still counts
+            mine = known + [p["card"] for p in _current_plays(view)
+                            if p["seat"] == view["you"]["seat"] and p["card"]]
+            good = _decent_hand(mine, manilhas) or (
+                _tricks_won(view) >= 1 and any(card_strength(c, manilhas) >= 7 for c in mine))
         choice = "accept" if good else "refuse"
         if choice in by_type:
             return by_type[choice][0]

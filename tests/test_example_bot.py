@@ -166,6 +166,21 @@ def test_accepts_a_raise_with_a_decent_hand_and_refuses_with_a_weak_one() -> Non
         "type": "refuse"}
 
 
+def test_a_card_already_on_the_table_counts_when_answering_a_raise() -> None:
+    """Seat 1 led its last card, a manilha; seat 0 calls truco before playing."""
+    raise_ = {"kind": "raise", "by_seat": 0, "to": 3}
+    done = [{"plays": [{"seat": 0, "card": "3c", "face_down": False},
+                       {"seat": 1, "card": "2c", "face_down": False}], "winner_team": 0,
+             "tie": False},
+            {"plays": [{"seat": 1, "card": "3d", "face_down": False},
+                       {"seat": 0, "card": "5d", "face_down": False}], "winner_team": 1,
+             "tie": False}]
+    assert bot.easy_strategy(view([], ANSWERS, pending=raise_, tricks=done,
+                                  table=[(1, "Qh")])) == {"type": "accept"}
+    assert bot.easy_strategy(view([], ANSWERS, pending=raise_, tricks=done,
+                                  table=[(1, "4h")])) == {"type": "refuse"}
+
+
 def test_mao_de_onze_counts_partners_cards() -> None:
     eleven = {"kind": "mao_de_onze", "team": 1}
     legal = [{"type": "accept"}, {"type": "refuse"}]
