@@ -41,13 +41,25 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
     errors: dict[str, list[str]] = {}
     if any(not 0 <= s < players for s in bot_seats) or len(set(bot_seats)) != len(bot_seats):
         errors["bots"] = [f"each bot needs its own seat from 0 to {players - 1}"]
+    invites = body["invite"]
+    invite_seats = [i["seat"] for i in invites]
+    reserved = bot_seats + invite_seats
     seat = body["seat"]
     if seat is None:
-        seat = next((s for s in range(players) if s not in bot_seats), None)
-    if seat is None or not 0 <= seat < players or seat in bot_seats:
-        errors["seat"] = ["must be a free seat from 0 to players - 1, not a bot's"]
+        seat = next((s for s in range(players) if s not in reserved), None)
+    if seat is None or not 0 <= seat < players or seat in reserved:
+        errors["seat"] = ["must be a free seat from 0 to players - 1, not a bot's or an "
+                          "invited player's"]
+    invite_errors = _invite_errors(player, invites, players, bot_seats)
+    if invite_errors:
+        errors["invite"] = invite_errors
     if errors:
         raise ApiError(422, "validation_error", "the match cannot be created", errors=errors)
+    invited = {i["player_id"]: db.session.get(Player, i["player_id"]) for i in invites}
+    unknown = sorted(pid for pid, found in invited.items() if found is None)
+    if unknown:
+        raise ApiError(422, "validation_error", "the match cannot be created",
+                       errors={"invite": [f"no player {pid}" for pid in unknown]})
     if 1 + len(bots) < players:  # the match will wait for players
         _check_waiting_cap(player)
     for bot in bots:
@@ -68,12 +80,16 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
                   action_count=0,
                   turn_timeout=None, on_timeout=body["on_timeout"],
                   seats=[Seat(seat=seat, player=player)]
-                  + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots])
+                  + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots]
+                  + [Seat(seat=i["seat"], player=invited[i["player_id"]], invited=True)
+                     for i in invites])
     db.session.add(match)
     db.session.flush()  # the match row before its events (they refer to it by key only)
     append_events(match, [{"type": "player_joined", "seat": seat, "player_id": player.id}]
-                   + [{"type": "player_joined", "seat": b["seat"], "bot_level": b["level"]}
-                      for b in bots])
+                  + [{"type": "player_joined", "seat": b["seat"], "bot_level": b["level"]}
+                     for b in bots]
+                  + [{"type": "player_invited", "seat": i["seat"], "player_id": i["player_id"]}
+                     for i in invites])
     _start_if_full(match)
     notify(match)
     db.session.commit()
@@ -95,8 +111,27 @@ def _check_waiting_cap(player: Player) -> None:
                        f"{cap}); start or leave one first")
 
 
+def _invite_errors(player: Player, invites: list[dict[str, Any]], players: int,
+                   bot_seats: list[int]) -> list[str]:
+    """What is wrong with the create body's `invite` list (nothing: empty)."""
+    seats = [i["seat"] for i in invites]
+    ids = [i["player_id"] for i in invites]
+    errors = []
+    if any(not 0 <= s < players for s in seats) or len(set(seats)) != len(seats) \
+            or set(seats) & set(bot_seats):
+        errors.append(f"each invitation needs its own seat from 0 to {players - 1}, "
+                      "not a bot's")
+    if len(set(ids)) != len(ids):
+        errors.append("a player can be invited to one seat only")
+    if player.id in ids:
+        errors.append("you take your own seat: do not invite yourself")
+    return errors
+
+
 def _start_if_full(match: Match) -> None:
-    if match.status != "waiting" or len(match.seats) < match.players:
+    """Deal the first hand once every seat is taken by a player or a bot (a seat reserved
+    for an invited player counts once they accept)."""
+    if match.status != "waiting" or sum(not s.invited for s in match.seats) < match.players:
         return
     state, events = start_state(match.ruleset, match.players, match.seed, match.config)
     match.status = "active"
@@ -106,13 +141,25 @@ def _start_if_full(match: Match) -> None:
 
 def join_match(player: Player, match_id: str, seat: int | None,
                invite_code: str | None) -> tuple[Match, bool]:
-    """Seat the player; (match, True) when a seat was taken now, False when already seated."""
+    """Seat the player; (match, True) when a seat was taken now, False when already seated.
+    An invited player accepts this way: they take the seat reserved for them (no invite
+    code needed; a `seat` asked for is ignored)."""
     match = lock_match(match_id)
     if match.seat_of(player.id) is not None:
         db.session.rollback()
         return match, False
     if match.status != "waiting":
         raise ApiError(409, "match_not_waiting", "the match has already started or ended")
+    invitation = match.invitation_for(player.id)
+    if invitation is not None:
+        invitation.invited = False
+        bump(match)
+        append_events(match, [{"type": "player_joined", "seat": invitation.seat,
+                               "player_id": player.id}])
+        _start_if_full(match)
+        notify(match)
+        db.session.commit()
+        return match, True
     if match.visibility == "private" and invite_code != match.invite_code:
         raise ApiError(403, "invalid_invite_code", "this private match needs its invite code")
     taken = {s.seat for s in match.seats}
@@ -133,19 +180,29 @@ def join_match(player: Player, match_id: str, seat: int | None,
 
 
 def leave_match(player: Player, match_id: str) -> Match:
+    """Give up a seat before the match starts, or decline an invitation. A match left with
+    no player who has accepted is cancelled (its pending invitations go with it)."""
     match = lock_match(match_id)
-    seat = match.seat_of(player.id)
+    invitation = match.invitation_for(player.id)
+    seat = match.seat_of(player.id) or invitation
     if seat is None:
         raise ApiError(403, "not_a_player", "you have no seat in this match")
     if match.status != "waiting":
         raise ApiError(409, "match_not_waiting", "you can leave only before the match starts")
     match.seats.remove(seat)  # delete-orphan: the row goes at the flush
     bump(match)
-    append_events(match, [{"type": "player_left", "seat": seat.seat, "player_id": player.id}])
-    if not any(s.player_id for s in match.seats):
+    append_events(match, [
+        {"type": "invitation_declined", "seat": seat.seat, "player_id": player.id}
+        if invitation is not None else
+        {"type": "player_left", "seat": seat.seat, "player_id": player.id}])
+    gone = [player.id]
+    if not any(s.player_id and not s.invited for s in match.seats):
         match.status = "cancelled"
+        for pending in [s for s in match.seats if s.invited]:
+            gone.append(pending.player.id)
+            match.seats.remove(pending)
         append_events(match, [{"type": "match_cancelled"}])
-    notify(match, player.id)
+    notify(match, *gone)
     db.session.commit()
     return match
 

@@ -111,8 +111,15 @@ class Match(db.Model):
     )
 
     def seat_of(self, player_id: str | None) -> Seat | None:
-        """The seat `player_id` holds here, or None (a spectator)."""
-        return next((s for s in self.seats if player_id and s.player_id == player_id), None)
+        """The seat `player_id` holds here, or None (a spectator). An invitation not yet
+        accepted is not a seat held: see `invitation_for`."""
+        return next((s for s in self.seats
+                     if player_id and s.player_id == player_id and not s.invited), None)
+
+    def invitation_for(self, player_id: str | None) -> Seat | None:
+        """The seat reserved for `player_id` that they have not accepted yet, or None."""
+        return next((s for s in self.seats
+                     if player_id and s.player_id == player_id and s.invited), None)
 
 
 class Seat(db.Model):
@@ -127,6 +134,9 @@ class Seat(db.Model):
     seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
     bot_level: Mapped[str | None] = mapped_column(String(8))
+    invited: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
+                                          server_default=text("false"))
+    """Reserved for `player_id` by the creator; false once accepted (joined)."""
     joined_at: Mapped[datetime] = _now()
 
     match: Mapped[Match] = relationship(back_populates="seats")

@@ -76,17 +76,16 @@ def _seat_json(seat: Seat | None, number: int, cards: int) -> dict[str, Any]:
     return {"seat": number, "team": number % 2,
             "player": player_public(player) if player is not None else None,
             "bot_level": seat.bot_level if seat is not None else None,
+            "invited": seat is not None and seat.invited,
             "cards_in_hand": cards}
 
 
-def to_act(match: Match) -> list[int]:
-    if match.status != "active" or not match.state:
-        return []
-    return list(match.state["hand"]["to_act"])
-
-
 def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
+    """One line of a list: the match as anyone may see it, and what it asks of `player`."""
     seat = seat_of(match, player)
+    invitation = match.invitation_for(player.id) if player is not None else None
+    if invitation is not None:
+        seat = invitation.seat
     score = (match.state or {}).get("score") or match.config.get("start_score") or [0, 0]
     return {
         "id": match.id, "ruleset": match.ruleset, "players": match.players,
@@ -96,7 +95,8 @@ def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
                           if i not in {s.seat for s in match.seats}),
         "winner_team": match.winner_team,
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
-        "your_turn": seat is not None and seat in to_act(match),
+        "your_turn": invitation is not None or (seat is not None and seat in match.to_act),
+        "invitation": invitation is not None,
         "deadline": iso(match.deadline),
         "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
     }

@@ -78,6 +78,11 @@ class BotSeatSchema(Schema):
     level = fields.String(required=True, validate=validate.OneOf(BOT_LEVELS))
 
 
+class InviteSchema(Schema):
+    seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
+    player_id = fields.String(required=True, validate=validate.Length(1, 32))
+
+
 class DealSchema(Schema):
     vira = fields.String(allow_none=True, load_default=None)
     hands = fields.List(fields.List(fields.String()), required=True)
@@ -89,6 +94,9 @@ class MatchCreateSchema(Schema):
     target_score = fields.Integer(load_default=12, validate=validate.Equal(12), **STRICT_INT)
     seat = fields.Integer(load_default=None, allow_none=True, validate=SEAT_RANGE, **STRICT_INT)
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
+    invite = fields.List(fields.Nested(InviteSchema), load_default=list, metadata={
+        "description": "seats reserved for named players: each finds the invitation in "
+                       "GET /v1/me/matches, accepts by joining and declines by leaving"})
     visibility = fields.String(load_default="public",
                                validate=validate.OneOf(["public", "private"]))
     turn_timeout = fields.Integer(
@@ -288,6 +296,8 @@ class SeatSchema(ResponseSchema):
     team = fields.Integer()
     player = fields.Nested(PlayerPublicSchema, allow_none=True)
     bot_level = Component("BotLevel", allow_none=True)
+    invited = fields.Boolean(metadata={
+        "description": "the seat is reserved for `player`, who has not accepted yet"})
     cards_in_hand = fields.Integer()
 
 
@@ -404,7 +414,10 @@ class MatchSummarySchema(ResponseSchema):
     seats_free = fields.Integer()
     winner_team = fields.Integer(allow_none=True)
     you = fields.Nested(YouSchema, allow_none=True)
-    your_turn = fields.Boolean()
+    your_turn = fields.Boolean(metadata={
+        "description": "the match waits for you: your seat may act, or you are invited"})
+    invitation = fields.Boolean(metadata={
+        "description": "a seat here is reserved for you: join to accept, leave to decline"})
     deadline = fields.DateTime(allow_none=True)
     created_at = fields.DateTime()
     updated_at = fields.DateTime()
@@ -438,6 +451,18 @@ class PlayerJoinedEventSchema(EventSchema):
 class PlayerLeftEventSchema(EventSchema):
     type = tag("player_left")
     seat = fields.Integer()
+    player_id = fields.String()
+
+
+class PlayerInvitedEventSchema(EventSchema):
+    type = tag("player_invited")
+    seat = fields.Integer(metadata={"description": "the seat reserved for the player"})
+    player_id = fields.String()
+
+
+class InvitationDeclinedEventSchema(EventSchema):
+    type = tag("invitation_declined")
+    seat = fields.Integer(metadata={"description": "the seat, free again"})
     player_id = fields.String()
 
 
@@ -631,6 +656,7 @@ UNIONS: dict[str, OneOf] = {
                      RefuseActionSchema),
     "Pending": one_of("kind", RaisePendingSchema, MaoDeOnzePendingSchema),
     "Event": one_of("type", PlayerJoinedEventSchema, PlayerLeftEventSchema,
+                    PlayerInvitedEventSchema, InvitationDeclinedEventSchema,
                     MatchCancelledEventSchema, MatchStartedEventSchema, HandDealtEventSchema,
                     CardPlayedEventSchema, TrickWonEventSchema, TrickTiedEventSchema,
                     RaisedEventSchema, RaiseAcceptedEventSchema, RaiseRefusedEventSchema,

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
-from sqlalchemy import func, select
+from sqlalchemy import any_, func, select
 from sqlalchemy.orm import selectinload
 
 from app import ratelimit
@@ -51,7 +51,8 @@ def register(body: dict[str, Any]) -> Response:
 def _stats(player_id: str) -> dict[str, int]:
     rows = db.session.execute(
         select(Match.status, Match.winner_team, Seat.seat)
-        .join(Seat, Seat.match_id == Match.id).where(Seat.player_id == player_id)
+        .join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player_id, Seat.invited.is_(False))
     ).all()
     finished = [r for r in rows if r.status == "finished"]
     won = sum(1 for r in finished if r.winner_team == r.seat % 2)
@@ -93,10 +94,10 @@ def public_profile(player_id: str) -> Response:
 
 
 def _my_matches(player: Player, args: dict[str, Any]) -> dict[str, Any]:
-    """A page of the caller's matches, newest first, filtered in SQL (`your_turn` reads the
-    stored state's `hand.to_act`), paged like the lobby."""
-    your_turn = (Match.status == "active") & Match.state["hand"]["to_act"].op("@>")(
-        func.jsonb_build_array(Seat.seat))
+    """A page of the caller's matches (invitations included), newest first, filtered in SQL
+    (`your_turn`: an invitation, or the caller's seat among the match's `to_act`), paged like
+    the lobby."""
+    your_turn = Seat.invited | ((Match.status == "active") & (Seat.seat == any_(Match.to_act)))
     query = (select(Match).join(Seat, Seat.match_id == Match.id)
              .where(Seat.player_id == player.id)
              .options(selectinload(Match.seats))
