@@ -6,12 +6,14 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import os
 import random
 import shutil
 import subprocess
 import sys
 import time
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,7 +22,7 @@ import pytest
 import requests
 from requests.adapters import BaseAdapter
 
-from tests.concurrency.servers import start_servers
+from tests.concurrency.servers import Server, start_servers
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT_FILE = ROOT / "examples" / "bot_client.py"
@@ -390,9 +392,11 @@ def person_plays(base: str, token: str, match_id: str, seed: int) -> dict[str, A
     resp = requests.get(f"{base}/v1/matches/{match_id}", headers=auth, timeout=10)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
-        assert resp.status_code in (200, 304), resp.text
+        assert resp.status_code in (200, 304, 412), resp.text
         if resp.status_code == 200:
             current, etag = resp.json(), resp.headers["ETag"]
+        elif resp.status_code == 412:  # a partner (a built-in bot) answered first
+            current, etag = resp.json()["current"], resp.headers["ETag"]
         if current["status"] == "finished":
             return current
         if current["legal_actions"]:
@@ -405,58 +409,118 @@ def person_plays(base: str, token: str, match_id: str, seed: int) -> dict[str, A
     raise AssertionError(f"the match did not finish: {current}")
 
 
-def test_the_example_bot_plays_a_whole_match_on_a_real_server(
-        database_url: str, tmp_path: Path) -> None:
-    standalone = tmp_path / "bot_client.py"  # outside the repository: nothing to import
-    shutil.copy(BOT_FILE, standalone)
-    [server] = start_servers(["botclient"], database_url)
-    process = None
+@pytest.fixture(scope="module")
+def server(database_url: str) -> Iterator[Server]:
+    """One real server (gunicorn and the background worker that moves the built-in bots)."""
+    [started] = start_servers(["botclient"], database_url)
     try:
-        base = server.url
-        person = requests.post(f"{base}/v1/players", json={"name": "ana"}, timeout=10).json()
-        auth = {"Authorization": f"Bearer {person['token']}"}
-        created = requests.post(f"{base}/v1/matches", headers=auth, timeout=10, json={
-            "visibility": "private", "seed": 20260131}).json()
-        match_id, code = created["id"], created["invite_code"]
-        assert code and created["status"] == "waiting"
-
-        process = subprocess.Popen(
-            [sys.executable, str(standalone), "--base", base, "--name", "example-bot",
-             "--join", match_id, "--invite-code", code, "--once", "--wait", "10"],
-            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        end = person_plays(base, person["token"], match_id, seed=5)
-        out, err = process.communicate(timeout=60)
-        assert process.returncode == 0, err
-
-        assert end["status"] == "finished" and max(end["score"]) >= 12
-        summary = json.loads(out.strip().splitlines()[-1])
-        assert summary["finished"] == [match_id] and summary["skipped"] == []
-        assert summary["actions_sent"] == summary["actions_accepted"] > 0
-        assert all(int(code) < 400 for code in summary["statuses"]), summary
-        assert "registered example-bot" in err and "finished" in err
-
-        bot_seat = 1 - end["you"]["seat"]
-        assert end["seats"][bot_seat]["player"]["name"] == "example-bot"
-        events, after = [], 0
-        while True:
-            page = requests.get(f"{base}/v1/matches/{match_id}/events",
-                                params={"after": after, "limit": 500}, headers=auth,
-                                timeout=10).json()
-            events += page["items"]
-            if not page["items"]:
-                break
-            after = page["next_after"]
-        # one accepted action is one version with events of the bot's seat
-        acted = {e["version"] for e in events
-                 if e["type"] in ACTION_EVENTS and e.get("seat") == bot_seat}
-        assert len(acted) == summary["actions_accepted"]
-        assert any(e["type"] == "card_played" and e["seat"] == bot_seat for e in events)
-        decisions = [line for line in err.splitlines() if " -> {" in line]
-        assert len(decisions) == summary["actions_sent"]
+        yield started
     finally:
-        if process is not None and process.poll() is None:
+        log = started.log_text()
+        started.stop()
+    assert "Unhandled error" not in log
+
+
+def run_bot(tmp_path: Path, args: list[str], token: str | None = None) -> subprocess.Popen[str]:
+    """The example, copied outside the repository (nothing there to import), as a process."""
+    standalone = tmp_path / "bot_client.py"
+    shutil.copy(BOT_FILE, standalone)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TRUCO_TOKEN")}
+    if token:
+        env["TRUCO_TOKEN"] = token
+    return subprocess.Popen([sys.executable, str(standalone), *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def check_bot_run(base: str, auth: dict[str, str], match_id: str, bot_id: str,
+                  end: dict[str, Any], process: subprocess.Popen[str],
+                  races: bool = False) -> tuple[dict[str, Any], str]:
+    """The bot stopped by itself after the match, every action it sent was accepted, the
+    event log shows exactly those actions, and it never met a 4xx or 5xx. With `races`
+    (a partner who may answer a raise first), a 412 `version_mismatch` may replace an
+    action, and the bot must then have decided again."""
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert end["status"] == "finished" and max(end["score"]) >= 12
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["finished"] == [match_id] and summary["skipped"] == []
+    statuses = dict(summary["statuses"])
+    mismatches = statuses.pop("412", 0) if races else 0
+    assert all(int(code) < 400 for code in statuses), summary
+    assert summary["actions_sent"] == summary["actions_accepted"] + mismatches
+    assert summary["actions_accepted"] > 0
+    assert err.count("version mismatch, deciding again") == mismatches
+    assert f"{match_id}: finished" in err
+
+    [bot_seat] = [s["seat"] for s in end["seats"] if (s["player"] or {}).get("id") == bot_id]
+    events, after = [], 0
+    while True:
+        page = requests.get(f"{base}/v1/matches/{match_id}/events",
+                            params={"after": after, "limit": 500}, headers=auth,
+                            timeout=10).json()
+        if not page["items"]:
+            break
+        events += page["items"]
+        after = page["next_after"]
+    assert events[-1]["type"] == "match_won"
+    # one accepted action is one version with events of the bot's seat
+    acted = {e["version"] for e in events
+             if e["type"] in ACTION_EVENTS and e.get("seat") == bot_seat}
+    assert len(acted) == summary["actions_accepted"]
+    decisions = [line for line in err.splitlines() if " -> {" in line]
+    assert len(decisions) == summary["actions_sent"]
+    return summary, err
+
+
+def test_the_bot_joins_a_private_match_by_its_code_and_plays_it_to_the_end(
+        server: Server, tmp_path: Path) -> None:
+    base = server.url
+    person = requests.post(f"{base}/v1/players", json={"name": "ana"}, timeout=10).json()
+    auth = {"Authorization": f"Bearer {person['token']}"}
+    created = requests.post(f"{base}/v1/matches", headers=auth, timeout=10, json={
+        "visibility": "private", "seed": 20260131}).json()
+    match_id, code = created["id"], created["invite_code"]
+    assert code and created["status"] == "waiting"
+
+    process = run_bot(tmp_path, ["--base", base, "--name", "example-bot", "--join", match_id,
+                                 "--invite-code", code, "--once", "--wait", "10"])
+    try:
+        end = person_plays(base, person["token"], match_id, seed=5)
+        bot_id = next(s["player"]["id"] for s in end["seats"] if s["seat"] == 1)
+        _, err = check_bot_run(base, auth, match_id, bot_id, end, process)
+        assert "registered example-bot" in err
+    finally:
+        if process.poll() is None:
             process.kill()
             process.wait()
-        log = server.log_text()
-        server.stop()
-    assert "Unhandled error" not in log
+
+
+def test_the_bot_accepts_an_invitation_to_a_four_player_match(
+        server: Server, tmp_path: Path) -> None:
+    """A person invites the running bot (token from TRUCO_TOKEN) to seat 1 of a 4-player
+    match with two built-in random bots; the bot's long poll wakes for the invitation, it
+    joins, and it plays beside a partner to the end. Under the default response_mode both
+    partners may answer a raise, so the background worker's bot may answer between the bot's
+    read and its action: a real 412 that the bot must handle."""
+    base = server.url
+    robot = requests.post(f"{base}/v1/players", json={"name": "robo", "bot": True},
+                          timeout=10).json()
+    person = requests.post(f"{base}/v1/players", json={"name": "bia"}, timeout=10).json()
+    auth = {"Authorization": f"Bearer {person['token']}"}
+    process = run_bot(tmp_path, ["--base", base, "--once", "--wait", "10"], token=robot["token"])
+    try:
+        time.sleep(0.5)  # the bot is (most likely) already in its long poll
+        created = requests.post(f"{base}/v1/matches", headers=auth, timeout=10, json={
+            "players": 4, "seed": 77, "invite": [{"seat": 1, "player_id": robot["id"]}],
+            "bots": [{"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]})
+        assert created.status_code == 201, created.text
+        match_id = created.json()["id"]
+        end = person_plays(base, person["token"], match_id, seed=11)
+        summary, err = check_bot_run(base, auth, match_id, robot["id"], end, process,
+                                     races=True)
+        assert f"{match_id}: joined in seat 1" in err
+        assert len(end["seats"]) == 4 and end["seats"][1]["invited"] is False
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
