@@ -238,6 +238,7 @@ class Client:
                 self._back_off(failures, f"{method} {path}: {exc.__class__.__name__}: {exc}")
                 continue
             self.statuses[resp.status_code] += 1
+            log.debug("%s %s -> %s", method, resp.url, resp.status_code)
             if resp.status_code < 400:
                 return resp
             problem = _problem(resp)
