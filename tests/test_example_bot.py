@@ -341,10 +341,28 @@ def test_a_strategy_that_answers_something_illegal_is_overridden() -> None:
     assert json.loads(adapter.sent[1].body) == {"type": "play", "card": "Kd"}
 
 
-def test_401_stops_the_bot_with_a_clear_message(capsys: pytest.CaptureFixture[str]) -> None:
-    b, _, _ = scripted([problem(401, "unauthorized")])
+def test_401_stops_the_bot_at_once_without_retrying() -> None:
+    b, adapter, slept = scripted([problem(401, "unauthorized")])
     with pytest.raises(bot.Unauthorized):
         b.run()
+    assert len(adapter.sent) == 1 and slept == []
+
+
+def test_main_exits_1_with_a_clear_message_on_a_refused_token(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    adapter = Scripted([problem(401, "unauthorized")])
+    real_session = requests.Session
+
+    def session() -> requests.Session:
+        made = real_session()
+        made.mount("http://fake", adapter)
+        return made
+
+    monkeypatch.setattr(bot.requests, "Session", session)
+    assert bot.main(["--base", "http://fake", "--token", "stale", "--once"]) == 1
+    assert "the server refused the token" in caplog.text
+    assert json.loads(capsys.readouterr().out)["statuses"] == {"401": 1}
 
 
 def test_the_main_loop_accepts_an_invitation_by_joining_with_no_body() -> None:
