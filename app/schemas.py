@@ -434,6 +434,12 @@ class MatchListSchema(ResponseSchema):
                                  metadata={"description": "the next page's offset; null: last"})
 
 
+class MyMatchListSchema(MatchListSchema):
+    awaiting = fields.Integer(metadata={
+        "description": "how many of your matches wait for you (your turn or an invitation), "
+                       "whatever the filters and the page"})
+
+
 # --- events (engine/play.py, engine/deal.py, engine/scoring.py, app/matches.py) ----------
 
 

@@ -15,7 +15,6 @@ import subprocess
 import sys
 import types
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 import attrs

@@ -1,22 +1,20 @@
 """Players: registration (the token is shown once), profiles, and the caller's matches."""
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
-from sqlalchemy import any_, func, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import select
 
-from app import ratelimit
+from app import inbox, ratelimit
 from app.api.responses import json_response, not_modified
 from app.auth import hash_token, new_token, require_player
 from app.errors import PROBLEM_MIMETYPE, ApiError
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
-from app.rendering import etag_matches, match_summary, player_public
-from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, PLAYER_EXAMPLES, MatchListSchema,
+from app.rendering import etag_matches, player_public
+from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
                          MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
                          PlayerProfileSchema, RateLimitedProblemSchema, examples, headers)
 from app.waiting import hub
@@ -93,56 +91,34 @@ def public_profile(player_id: str) -> Response:
     return json_response({**player_public(player), "stats": _stats(player.id)})
 
 
-def _my_matches(player: Player, args: dict[str, Any]) -> dict[str, Any]:
-    """A page of the caller's matches (invitations included), newest first, filtered in SQL
-    (`your_turn`: an invitation, or the caller's seat among the match's `to_act`), paged like
-    the lobby."""
-    your_turn = Seat.invited | ((Match.status == "active") & (Seat.seat == any_(Match.to_act)))
-    query = (select(Match).join(Seat, Seat.match_id == Match.id)
-             .where(Seat.player_id == player.id)
-             .options(selectinload(Match.seats))
-             .order_by(Match.created_at.desc(), Match.id)
-             .offset(args["offset"]).limit(args["limit"] + 1))
-    if "status" in args:
-        query = query.where(Match.status == args["status"])
-    if "your_turn" in args:
-        query = query.where(your_turn if args["your_turn"] else ~func.coalesce(your_turn, False))
-    rows = db.session.execute(query).scalars().all()
-    more = len(rows) > args["limit"]
-    return {"items": [match_summary(m, player) for m in rows[:args["limit"]]],
-            "next_offset": args["offset"] + args["limit"] if more else None}
-
-
-def _list_tag(page: dict[str, Any]) -> str:
-    listed = ";".join(f"{i['id']}.{i['version']}" for i in page["items"])
-    digest = hashlib.sha256(f"{listed};{page['next_offset']}".encode())
-    return f'"me.{digest.hexdigest()[:32]}"'
-
-
 @blp.route("/me/matches", parameters=[IF_NONE_MATCH])
 @blp.arguments(MyMatchesQuerySchema, location="query")
-@blp.response(200, MatchListSchema, headers=headers("ETag"))
+@blp.response(200, MyMatchListSchema, headers=headers("ETag"))
 @blp.alt_response(304, description="nothing changed since If-None-Match",
                   headers=headers("ETag"))
 @blp.doc(**AUTH_REQUIRED)
 def my_matches(args: dict[str, Any]) -> Response:
-    """The caller's matches, newest first. With `wait`, a long poll: it answers as soon as
-    the list differs from `If-None-Match` or, with `your_turn=true`, is not empty."""
+    """The caller's matches, most urgent first: those waiting for you (your turn, an
+    invitation) by nearest deadline, then the rest by last change. With `wait`, a long poll:
+    it answers as soon as the page differs from `If-None-Match`, or with `your_turn=true` is
+    not empty, or something that matters to you happened (your turn came, a match ended, an
+    invitation arrived)."""
     player = require_player()
     seen = request.headers.get("If-None-Match")
+    start = inbox.attention(player) if args["wait"] else None
 
     def check() -> dict[str, Any] | None:
-        page = _my_matches(player, args)
-        idle = etag_matches(seen, _list_tag(page)) or (
-            args.get("your_turn") and not page["items"])
-        return None if idle else page
+        listed = inbox.page(player, args)
+        idle = (etag_matches(seen, inbox.list_tag(listed))
+                or (args.get("your_turn") and not listed["items"]))
+        return None if idle and inbox.attention(player) == start else listed
 
-    page = check() if args["wait"] else _my_matches(player, args)
-    if page is None:
-        # One key, the player's: every change of a match they sit in (or just joined or
-        # left) names them in its notification.
-        page = hub().wait_until([player.id], check, args["wait"]) or _my_matches(player, args)
-    tag = _list_tag(page)
+    listed = check() if args["wait"] else inbox.page(player, args)
+    if listed is None:
+        # One key, the player's: every change of a match they sit in (or just joined, left
+        # or were invited to) names them in its notification.
+        listed = hub().wait_until([player.id], check, args["wait"]) or inbox.page(player, args)
+    tag = inbox.list_tag(listed)
     if etag_matches(seen, tag):
         return not_modified(tag)
-    return json_response(page, 200, {"ETag": tag, "Cache-Control": "private, no-cache"})
+    return json_response(listed, 200, {"ETag": tag, "Cache-Control": "private, no-cache"})

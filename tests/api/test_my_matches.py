@@ -1,4 +1,5 @@
-"""GET /v1/me/matches: the caller's matches, newest first, with your_turn and the filters."""
+"""GET /v1/me/matches: the caller's matches, most urgent first, with your_turn, awaiting,
+the filters and pages."""
 from __future__ import annotations
 
 from typing import Any
@@ -75,7 +76,7 @@ def test_filters(client: Any) -> None:
         return [i["id"] for i in _mine(client, ana, query)]
 
     assert ids("?status=waiting") == [waiting]
-    assert ids("?status=active") == [theirs_to_play, mine_to_play]
+    assert ids("?status=active") == [mine_to_play, theirs_to_play]  # the one waiting for ana
     assert ids("?status=finished") == [finished]
     assert ids("?status=cancelled") == []
     assert ids("?your_turn=true") == [mine_to_play]
@@ -107,7 +108,7 @@ def test_pages_with_offset_and_next_offset(client: Any) -> None:
     last = page("?limit=2&offset=4")
     assert [i["id"] for i in last["items"]] == newest_first[4:] and last["next_offset"] is None
     assert page("?limit=5")["next_offset"] is None
-    assert page("?offset=5") == {"items": [], "next_offset": None}
+    assert page("?offset=5") == {"items": [], "next_offset": None, "awaiting": 0}
     assert [i["id"] for i in page("?status=waiting&offset=3")["items"]] == newest_first[3:]
     tags = {client.get(f"/v1/me/matches{q}", headers=ana.headers).headers["ETag"]
             for q in ("?limit=2", "?limit=2&offset=2", "?limit=3")}
@@ -135,3 +136,39 @@ def test_the_list_has_an_etag(client: Any) -> None:
     join(client, m["id"], bob)
     changed = client.get("/v1/me/matches", headers={**ana.headers, "If-None-Match": tag})
     assert changed.status_code == 200 and changed.json["items"][0]["status"] == "active"
+
+
+def test_most_urgent_first_and_the_awaiting_count(client: Any, app: Any) -> None:
+    """Matches waiting for the caller first, the nearest deadline first; then the rest, the
+    most recently changed first. `awaiting` counts what waits, whatever the page."""
+    from sqlalchemy import text
+
+    from app.extensions import db
+
+    ana, bob, eve = register(client, "ana"), register(client, "bob"), register(client, "eve")
+    quiet = create(client, ana, players=4)["id"]                       # waiting, not for ana
+
+    def started(first_dealer: int, **extra: Any) -> str:
+        match_id = create(client, ana, options={"first_dealer": first_dealer}, **extra)["id"]
+        join(client, match_id, bob)
+        return match_id
+
+    theirs = started(0)                                 # bob leads
+    soon = started(1, turn_timeout=3600)                # ana leads, deadline in an hour
+    later = started(1, turn_timeout=86400)              # ana leads, deadline tomorrow
+    no_deadline = started(1)                            # ana leads, no limit
+    invited = create(client, eve, invite=[{"seat": 1, "player_id": ana.id}])["id"]
+    with app.app_context():  # the invitation is the oldest change of all
+        db.session.execute(text("UPDATE matches SET updated_at = now() - interval '1 day' "
+                                "WHERE id = :m"), {"m": invited})
+        db.session.commit()
+        db.session.remove()
+    r = client.get("/v1/me/matches", headers=ana.headers)
+    order = [i["id"] for i in r.json["items"]]
+    assert order[:2] == [soon, later]
+    assert set(order[2:4]) == {no_deadline, invited}  # waiting for ana, no deadline
+    assert order[4:] == [theirs, quiet]               # the rest, last changed first
+    assert r.json["awaiting"] == 4
+    assert client.get("/v1/me/matches?limit=1&status=finished",
+                      headers=ana.headers).json["awaiting"] == 4
+    assert client.get("/v1/me/matches", headers=bob.headers).json["awaiting"] == 1

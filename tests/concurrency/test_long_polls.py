@@ -158,3 +158,34 @@ def test_my_matches_long_poll_wakes_for_a_match_joined_after_it_began(
     assert r.status_code == 200
     assert [i["id"] for i in r.json()["items"]] == [match_id]
     assert poll.finished_at - joined_at < WAKE_LIMIT
+
+
+def test_my_matches_long_poll_wakes_when_a_match_ends(server_a: Server) -> None:
+    """A bot waiting for its turn is told at once when its match ends instead (here its
+    opponent resigns), not held for the whole wait."""
+    table = Table(server_a.url)
+    seat = table.to_act()
+    waiter = table.players[1 - seat]
+    poll = long_poll(f"{server_a.url}/v1/me/matches", 30, waiter.headers(),
+                     {"your_turn": "true"})
+    settle(poll)
+    resigned = requests.post(f"{server_a.url}/v1/matches/{table.id}/resign",
+                             headers=table.players[seat].headers(), timeout=TIMEOUT)
+    assert resigned.status_code == 200
+    ended_at = time.monotonic()
+    r = poll.result(TIMEOUT)
+    assert r.status_code == 200 and r.json()["items"] == [] and r.json()["awaiting"] == 0
+    assert poll.finished_at - ended_at < WAKE_LIMIT
+
+
+def test_my_matches_long_poll_wakes_for_an_invitation(server_a: Server) -> None:
+    host, bot = Player(server_a.url, "host"), Player(server_a.url, "robot")
+    poll = long_poll(f"{server_a.url}/v1/me/matches", 30, bot.headers(), {"your_turn": "true"})
+    settle(poll)
+    created = requests.post(f"{server_a.url}/v1/matches", headers=host.headers(), json={
+        "players": 2, "invite": [{"seat": 1, "player_id": bot.id}]}, timeout=TIMEOUT)
+    assert created.status_code == 201
+    invited_at = time.monotonic()
+    (item,) = poll.result(TIMEOUT).json()["items"]
+    assert item["id"] == created.json()["id"] and item["invitation"] is True
+    assert poll.finished_at - invited_at < WAKE_LIMIT

@@ -1,0 +1,65 @@
+"""The inbox: a player's matches, most urgent first (GET /v1/me/matches).
+
+Order: the matches that wait for the player (their seat is to act, or an invitation), the
+nearest deadline first; then every other match, the most recently changed first. `awaiting`
+counts the matches that wait for the player, whatever the filters and the page.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from sqlalchemy import ColumnElement, any_, case, func, select
+from sqlalchemy.orm import selectinload
+
+from app.extensions import db
+from app.models import Match, Player, Seat
+from app.rendering import match_summary
+
+OVER = ("finished", "cancelled")
+
+
+def _waits_for_player() -> ColumnElement[bool]:
+    """True for a (match, seat) row where the match waits for the seat's player."""
+    return Seat.invited | ((Match.status == "active") & (Seat.seat == any_(Match.to_act)))
+
+
+def page(player: Player, filters: dict[str, Any]) -> dict[str, Any]:
+    """A page of the player's matches (invitations included), filtered by `status` and
+    `your_turn`, from `offset`, `limit` long: `{"items", "next_offset", "awaiting"}`."""
+    waits = _waits_for_player()
+    query = (select(Match).join(Seat, Seat.match_id == Match.id)
+             .where(Seat.player_id == player.id)
+             .options(selectinload(Match.seats))
+             .order_by(waits.desc(), case((waits, Match.deadline)).asc().nulls_last(),
+                       Match.updated_at.desc(), Match.id)
+             .offset(filters["offset"]).limit(filters["limit"] + 1))
+    if "status" in filters:
+        query = query.where(Match.status == filters["status"])
+    if "your_turn" in filters:
+        query = query.where(waits if filters["your_turn"] else ~func.coalesce(waits, False))
+    rows = db.session.execute(query).scalars().all()
+    more = len(rows) > filters["limit"]
+    return {"items": [match_summary(m, player) for m in rows[:filters["limit"]]],
+            "next_offset": filters["offset"] + filters["limit"] if more else None,
+            "awaiting": attention(player)[0]}
+
+
+def attention(player: Player) -> tuple[int, int]:
+    """(matches that wait for the player, matches of theirs that are over): a long poll on
+    the inbox answers when either changes (their turn came, a match ended, an invitation
+    arrived or was withdrawn)."""
+    waits = _waits_for_player()
+    row = db.session.execute(
+        select(func.count().filter(waits), func.count().filter(Match.status.in_(OVER)))
+        .select_from(Match).join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player.id)).one()
+    return int(row[0]), int(row[1])
+
+
+def list_tag(listed: dict[str, Any]) -> str:
+    """The ETag of a page: its matches and versions, where it ends, and the awaiting count."""
+    items = ";".join(f"{i['id']}.{i['version']}" for i in listed["items"])
+    digest = hashlib.sha256(
+        f"{items};{listed['next_offset']};{listed['awaiting']}".encode())
+    return f'"me.{digest.hexdigest()[:32]}"'
