@@ -12,7 +12,6 @@ from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
 from app.models import Match, Player, Seat, new_id
-from engine.bots import AVAILABLE_LEVELS
 
 SEED_BITS = 62
 """Seeds fit PostgreSQL's bigint."""
@@ -59,11 +58,6 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
                        errors={"invite": [f"no player {pid}" for pid in unknown]})
     if 1 + len(bots) < players:  # the match will wait for players
         _check_waiting_cap(player)
-    for bot in bots:
-        if bot["level"] not in AVAILABLE_LEVELS:
-            raise ApiError(422, "bot_level_unavailable",
-                           f"bot level {bot['level']!r} is not available yet; "
-                           f"available: {', '.join(AVAILABLE_LEVELS)}")
     seed = body["seed"] if body["seed"] is not None else server_seed()
     config = {"options": body["options"], "deals": body["deals"],
               "start_score": body["start_score"]}
