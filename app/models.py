@@ -191,3 +191,6 @@ class RateWindow(db.Model):
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     used: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+from app.webhook_models import WebhookDelivery, WebhookEndpoint  # noqa: E402,F401 (tables)
