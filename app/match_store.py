@@ -14,6 +14,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import ActionRecord, Event, Match, Seat, id_can_exist
 from app.waiting import CHANNEL
+from app.webhook_events import on_store as enqueue_webhooks
 
 DUE_CHANNEL = "truco_due"
 """Background work that became due now (a bot's turn): payload the match id (workers listen)."""
@@ -96,6 +97,7 @@ def record(match: Match, seat: int, player_id: str | None, body: dict[str, Any])
 def store(match: Match, state: engine.MatchState) -> None:
     """Keep the engine's state and what the app needs from it in columns (status, winner,
     the seats to act), and schedule the background work it calls for."""
+    enqueue_webhooks(match, state)  # before the columns change: it compares old and new
     match.state = state.to_json()
     match.to_act = list(state.to_act) if state.status == "active" else []
     if state.status == "finished":

@@ -36,6 +36,7 @@ from app.match_store import DUE_CHANNEL, claim_due
 from app.models import Match
 from app.play import move_bot
 from app.waiting import libpq_dsn
+from app.webhook_delivery import start_thread as start_deliveries
 
 POLL_SECONDS = 1.0
 """The longest a worker sleeps without a notification before it looks again."""
@@ -107,6 +108,7 @@ class Worker:
 
     def run(self) -> None:
         log.info("worker started")
+        deliveries = start_deliveries(self.app, self.stop)  # webhooks, on a thread of their own
         while not self.stop.is_set():
             try:
                 with self.app.app_context():
@@ -121,6 +123,7 @@ class Worker:
             self._sleep()
         if self._conn is not None:
             self._conn.close()
+        deliveries.join()
         log.info("worker stopped")
 
 
