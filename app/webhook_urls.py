@@ -54,7 +54,9 @@ def public(address: IPAddress) -> bool:
     """True for an address on the public internet: not private, loopback, link-local,
     multicast, reserved, unspecified or shared (nor an IPv6 form that embeds one)."""
     if isinstance(address, ipaddress.IPv6Address):
-        embedded = address.ipv4_mapped or address.sixtofour or (
+        if address.ipv4_mapped is not None:  # ::ffff:a.b.c.d is the IPv4 address itself
+            return public(address.ipv4_mapped)
+        embedded = address.sixtofour or (
             address.teredo[1] if address.teredo else None)
         if embedded is not None and not public(embedded):
             return False
