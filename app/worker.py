@@ -15,6 +15,9 @@ with `SELECT ... FOR UPDATE SKIP LOCKED`. Hence:
 Workers sleep on `LISTEN truco_due` (sent when work becomes due now) with a short poll as a
 safety net (a notification lost while a worker reconnects costs at most one period).
 
+Webhook deliveries (app.webhook_delivery, docs/correspondence.md) are sent by a thread of
+the same worker, from their own outbox table, so that a slow endpoint never delays a bot.
+
 Run one with `python -m app.worker` (DATABASE_URL as for the app); `scripts/dev.py serve`
 and docker-compose start one beside the web server.
 """

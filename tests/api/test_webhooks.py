@@ -146,3 +146,21 @@ def test_production_settings_come_from_the_environment() -> None:
     assert development["WEBHOOK_ALLOW_PRIVATE"] and development["WEBHOOK_ALLOW_HTTP"]
     allowed = load_config({"TRUCO_ENV": "production", "TRUCO_WEBHOOK_ALLOW_PRIVATE": "1"})
     assert allowed["WEBHOOK_ALLOW_PRIVATE"] and not allowed["WEBHOOK_ALLOW_HTTP"]
+
+
+def test_the_spec_documents_the_webhook_endpoints() -> None:
+    from pathlib import Path
+
+    import yaml
+
+    spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    paths = spec["paths"]
+    assert set(paths["/v1/me/webhooks"]) >= {"get", "post"}
+    assert set(paths["/v1/me/webhooks/{webhook_id}"]) >= {"get", "delete"}
+    schemas = spec["components"]["schemas"]
+    assert "secret" in schemas["WebhookCreated"]["required"]
+    assert "secret" not in schemas["Webhook"]["properties"]
+    assert "secret" not in schemas["WebhookDetail"]["properties"]
+    assert schemas["WebhookCreate"]["required"] == ["url"]
+    assert schemas["WebhookCreate"]["properties"]["events"]["items"]["enum"] == list(
+        WEBHOOK_EVENTS)
