@@ -12,17 +12,21 @@ from app.extensions import db
 from app.models import Player, id_can_exist
 from app.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.webhook_signing import new_secret
-from app.webhook_urls import UnsafeUrl, check
+from app.webhook_urls import UnsafeUrl, check, parse
 
 RECENT_DELIVERIES = 20
 
 
 def check_url(url: str) -> None:
-    """422 validation_error unless the server may call `url` (form, scheme, and the
-    addresses its host resolves to now)."""
+    """422 validation_error unless the server may call `url`: its form and scheme, and,
+    where private addresses are refused, the addresses its host resolves to now (where they
+    are allowed any address is, so the host is only resolved at delivery)."""
+    allow_http = current_app.config["WEBHOOK_ALLOW_HTTP"]
     try:
-        check(url, allow_http=current_app.config["WEBHOOK_ALLOW_HTTP"],
-              allow_private=current_app.config["WEBHOOK_ALLOW_PRIVATE"])
+        if current_app.config["WEBHOOK_ALLOW_PRIVATE"]:
+            parse(url, allow_http=allow_http)
+        else:
+            check(url, allow_http=allow_http, allow_private=False)
     except UnsafeUrl as exc:
         raise ApiError(422, "validation_error", f"Field 'url': {exc}",
                        errors={"url": [str(exc)]}) from None
