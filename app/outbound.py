@@ -100,4 +100,4 @@ def post(url: str, body: bytes, headers: dict[str, str], *, allow_http: bool,
     raise OutboundError(f"cannot connect to {target.host}:{target.port} ({last})")
 
 
-__all__ = ["OutboundError", "Reply", "UnsafeUrl", "post", "MAX_ANSWER_BYTES"]
+__all__ = ["MAX_ANSWER_BYTES", "OutboundError", "Reply", "UnsafeUrl", "post"]

@@ -67,7 +67,7 @@ def on_store(match: Match, state: engine.MatchState) -> None:
     finished = state.status == "finished" and match.status != "finished"
     before = set(match.to_act or [])
     after = set(state.to_act) if state.status == "active" else set()
-    wanted = []
+    wanted: list[tuple[str, str, int | None, bool, dict[str, Any]]] = []
     for seat in match.seats:
         player_id = _player_of(seat)
         if player_id is None:

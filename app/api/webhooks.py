@@ -12,8 +12,13 @@ from app.api.responses import json_response
 from app.auth import require_player
 from app.schemas import AUTH_REQUIRED, examples, headers
 from app.webhook_models import WebhookDelivery, WebhookEndpoint
-from app.webhook_schemas import (WEBHOOK_EXAMPLES, WebhookCreatedSchema, WebhookCreateSchema,
-                                 WebhookDetailSchema, WebhookListSchema)
+from app.webhook_schemas import (
+    WEBHOOK_EXAMPLES,
+    WebhookCreatedSchema,
+    WebhookCreateSchema,
+    WebhookDetailSchema,
+    WebhookListSchema,
+)
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1",
                 description="Webhooks: your events POSTed to your server")

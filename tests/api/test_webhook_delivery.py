@@ -6,15 +6,25 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from tests.api.helpers import (D2, act_ok, create, db_rows, deal, full_match, join, register,
-                               run_worker)
-from tests.api.helpers import card_strings
+from tests.api.helpers import (
+    D2,
+    act_ok,
+    card_strings,
+    create,
+    db_rows,
+    deal,
+    full_match,
+    join,
+    register,
+    run_worker,
+)
 from tests.api.webhook_receiver import Receiver, receiver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +39,7 @@ def hook() -> Any:
 def recipe() -> Callable[..., bool]:
     """The `verify` function of docs/correspondence.md, exactly as written there."""
     text = (ROOT / "docs/correspondence.md").read_text()
-    block = re.search(r"<!-- verification recipe[^>]*-->\n```python\n(.*?)```", text, re.S)
+    block = re.search(r"<!-- verification recipe[^>]*-->\n```python\n(.*?)```", text, re.DOTALL)
     assert block, "the recipe block is missing"
     namespace: dict[str, Any] = {}
     exec(block.group(1), namespace)  # noqa: S102 - our own documentation
