@@ -4,7 +4,8 @@ Variables: ``DATABASE_URL`` (normalised to ``postgresql+psycopg2://``), ``TRUCO_
 (``development`` | ``production`` | ``testing``, default ``development``) and
 ``TRUCO_FIXED_DEALS`` (``1`` / ``0``; unset: allowed everywhere but production), the
 database time limits ``TRUCO_DB_*`` (seconds, see :func:`database_limits`), the body read
-limit ``TRUCO_BODY_TIMEOUT`` and the long-poll cap ``TRUCO_MAX_POLLS_PER_CLIENT``.
+limit ``TRUCO_BODY_TIMEOUT``, the long-poll cap ``TRUCO_MAX_POLLS_PER_CLIENT`` and the
+webhook URL rules ``TRUCO_WEBHOOK_ALLOW_HTTP`` / ``TRUCO_WEBHOOK_ALLOW_PRIVATE``.
 """
 
 from __future__ import annotations
@@ -140,6 +141,13 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
             "TRUCO_RATE_ACTION", "" if truco_env == "testing" else "60/10"),
         "RATE_LIMIT_CREATE": env.get(
             "TRUCO_RATE_CREATE", "" if truco_env == "testing" else "30/60"),
+        # Webhooks: plain http URLs, and hosts with private / loopback / link-local / reserved
+        # addresses (docs/correspondence.md), are allowed except in production.
+        "WEBHOOK_ALLOW_HTTP": _flag("TRUCO_WEBHOOK_ALLOW_HTTP", env.get(
+            "TRUCO_WEBHOOK_ALLOW_HTTP"), truco_env != "production"),
+        "WEBHOOK_ALLOW_PRIVATE": _flag("TRUCO_WEBHOOK_ALLOW_PRIVATE", env.get(
+            "TRUCO_WEBHOOK_ALLOW_PRIVATE"), truco_env != "production"),
+        "MAX_WEBHOOKS_PER_PLAYER": 10,
         # How many matches one player may have waiting for players at once.
         "MAX_WAITING_MATCHES": int(env.get("TRUCO_MAX_WAITING_MATCHES") or 20),
         # flask-smorest / apispec: the generated spec is the source of openapi.yaml.

@@ -14,6 +14,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import ActionRecord, Event, Match, Seat, id_can_exist
 from app.waiting import CHANNEL
+from app.webhook_events import on_store as enqueue_webhooks
 
 DUE_CHANNEL = "truco_due"
 """Background work that became due now (a bot's turn): payload the match id (workers listen)."""
@@ -96,7 +97,8 @@ def record(match: Match, seat: int, player_id: str | None, body: dict[str, Any])
 def store(match: Match, state: engine.MatchState, now: datetime | None = None) -> None:
     """Keep the engine's state and what the app needs from it in columns (status, winner,
     the seats to act), and schedule what it calls for: a turn deadline for the players to
-    act, background work for the bots to act."""
+    act, background work for the bots to act, webhook deliveries for the players."""
+    enqueue_webhooks(match, state)  # before the columns change: it compares old and new
     before = set(match.to_act or ())
     match.state = state.to_json()
     match.to_act = list(state.to_act) if state.status == "active" else []
@@ -113,9 +115,10 @@ def schedule(match: Match, before: set[int], now: datetime) -> None:
     bots = {s.seat for s in match.seats if s.bot_level is not None}
     people = [s for s in match.to_act if s not in bots] if match.status == "active" else []
     if match.turn_timeout is None or not people:
-        match.deadline = None
+        match.deadline = match.warn_at = None
     elif match.deadline is None or set(match.to_act) != before:
         match.deadline = now + timedelta(seconds=match.turn_timeout)
+        match.warn_at = match.deadline - warning_before(match.turn_timeout)
         append_events(match, [{"type": "deadline_set", "seats": people,
                                "deadline": match.deadline.isoformat().replace("+00:00", "Z")}])
     if match.status == "active" and bots.intersection(match.to_act):
@@ -123,7 +126,13 @@ def schedule(match: Match, before: set[int], now: datetime) -> None:
         db.session.execute(text("SELECT pg_notify(:channel, :payload)"),
                            {"channel": DUE_CHANNEL, "payload": match.id})
     else:
-        match.due_at = match.deadline
+        match.due_at = match.warn_at or match.deadline
+
+
+def warning_before(turn_timeout: int) -> timedelta:
+    """How long before a deadline its players are warned: a quarter of the time per turn,
+    at most an hour."""
+    return timedelta(seconds=min(3600, turn_timeout / 4))
 
 
 def load_state(match: Match) -> engine.MatchState:

@@ -12,6 +12,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
 from app.models import Match, Player, Seat, new_id
+from app.webhook_events import enqueue_invited
 
 SEED_BITS = 62
 """Seeds fit PostgreSQL's bigint."""
@@ -81,6 +82,8 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
                      for b in bots]
                   + [{"type": "player_invited", "seat": i["seat"], "player_id": i["player_id"]}
                      for i in invites])
+    for invite in invites:
+        enqueue_invited(match, invite["player_id"], invite["seat"])
     _start_if_full(match)
     notify(match)
     db.session.commit()

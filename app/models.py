@@ -100,6 +100,9 @@ class Match(db.Model):
                                               server_default=text("'{}'"))
     """The seats that may act now (empty unless active): the engine's answer, kept here so
     that lists and the worker need not read the state."""
+    warn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When to warn the players to act that their deadline is near (webhook
+    `deadline_soon`); null once warned, or without a deadline."""
     due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When background work is due (a bot's move: now; a turn deadline: then); null when there
     is none. The workers' queue."""
@@ -209,3 +212,6 @@ class RateWindow(db.Model):
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     used: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+from app.webhook_models import WebhookDelivery, WebhookEndpoint  # noqa: E402,F401 (tables)

@@ -15,6 +15,7 @@ from app.extensions import db
 from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
 from app.models import IdempotencyRecord, Match, Player
 from app.rendering import etag, etag_matches, match_view, seat_of
+from app.webhook_events import enqueue_deadline_soon
 from engine.bots import choose
 
 
@@ -133,13 +134,14 @@ def bot_rng(match: Match, seat: int) -> random.Random:
     return random.Random(f"bot:{match.seed}:{match.version}:{seat}")
 
 
-Step = Literal["bot_moved", "timed_out", "nothing"]
+Step = Literal["bot_moved", "timed_out", "warned", "nothing"]
 
 
 def advance(match: Match, now: datetime) -> Step:
     """The background step due in the locked `match` (the caller commits): a built-in bot's
-    move when one is to act, else the turn deadline when it has passed, else nothing (the
-    match was woken early; it is due again at its deadline)."""
+    move when one is to act, else the turn deadline when it has passed, else the warning
+    that it is near (webhook `deadline_soon`), else nothing (woken early: it is due again
+    at its next time)."""
     levels = {s.seat: s.bot_level for s in match.seats if s.bot_level is not None}
     seat = next((s for s in match.to_act if s in levels), None)
     if match.status != "active":
@@ -151,8 +153,16 @@ def advance(match: Match, now: datetime) -> Step:
         _apply(match, seat, None, action)
     elif match.deadline is not None and match.deadline <= now:
         _time_out(match, now)
-    else:
+    elif match.warn_at is not None and match.warn_at <= now:
+        for number in match.to_act:  # (no bot is to act here)
+            player_id = next(s.player_id for s in match.seats if s.seat == number)
+            if player_id is not None:
+                enqueue_deadline_soon(match, player_id)
+        match.warn_at = None
         match.due_at = match.deadline
+        return "warned"
+    else:
+        match.due_at = match.warn_at or match.deadline
         return "nothing"
     notify(match)
     return "bot_moved" if seat is not None else "timed_out"

@@ -15,6 +15,9 @@ with `SELECT ... FOR UPDATE SKIP LOCKED`. Hence:
 Workers sleep on `LISTEN truco_due` (sent when work becomes due now) with a short poll as a
 safety net (a notification lost while a worker reconnects costs at most one period).
 
+Webhook deliveries (app.webhook_delivery, docs/correspondence.md) are sent by a thread of
+the same worker, from their own outbox table, so that a slow endpoint never delays a bot.
+
 Run one with `python -m app.worker` (DATABASE_URL as for the app); `scripts/dev.py serve`
 and docker-compose start one beside the web server.
 """
@@ -36,6 +39,7 @@ from app.match_store import DUE_CHANNEL, claim_due
 from app.models import Match
 from app.play import advance
 from app.waiting import libpq_dsn
+from app.webhook_delivery import start_thread as start_deliveries
 
 POLL_SECONDS = 1.0
 """The longest a worker sleeps without a notification before it looks again."""
@@ -109,6 +113,7 @@ class Worker:
 
     def run(self) -> None:
         log.info("worker started")
+        deliveries = start_deliveries(self.app, self.stop)  # webhooks, on a thread of their own
         while not self.stop.is_set():
             try:
                 with self.app.app_context():
@@ -123,6 +128,7 @@ class Worker:
             self._sleep()
         if self._conn is not None:
             self._conn.close()
+        deliveries.join()
         log.info("worker stopped")
 
 

@@ -59,6 +59,8 @@ SETUPS: dict[tuple[str, str], Callable[[Any, str], Request]] = {
                                                    register(client, "host").headers),
     ("post", "/v1/matches/{match_id}/join"): _join_ready,
     ("post", "/v1/matches/{match_id}/actions"): _action_ready,
+    ("post", "/v1/me/webhooks"): lambda client, name: ("/v1/me/webhooks",
+                                                       register(client, "host").headers),
 }
 
 

@@ -1,0 +1,101 @@
+"""Which webhook events a change of a match causes, written to the outbox in the change's own
+transaction (a worker sends them later: never inside the request).
+
+A payload carries only what its player may know: ids, the match's version and status, the
+player's seat and team, whether it is their turn, and per event the winner or the deadline.
+Never a card."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import select
+
+import engine
+from app.extensions import db
+from app.models import Match
+from app.webhook_models import WebhookDelivery, WebhookEndpoint
+
+
+def _player_of(seat: Any) -> str | None:
+    # (a seat added in this transaction has its player but no player_id before the flush)
+    return seat.player.id if seat.player is not None else seat.player_id
+
+
+def _payload(match: Match, event: str, player_id: str, seat: int | None,
+             your_turn: bool, extra: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": event,
+        "timestamp": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"),
+        "data": {"match_id": match.id, "version": match.version, "status": match.status,
+                 "player_id": player_id, "seat": seat,
+                 "team": None if seat is None else seat % 2, "your_turn": your_turn,
+                 **extra},
+    }
+
+
+def enqueue(match: Match, wanted: Iterable[tuple[str, str, int | None, bool, dict[str, Any]]]
+            ) -> int:
+    """Add a delivery per (event, player, seat, your_turn, extra data) and per active
+    endpoint of that player subscribed to the event; the number added. The caller commits."""
+    wanted = list(wanted)
+    if not wanted:
+        return 0
+    endpoints = db.session.execute(
+        select(WebhookEndpoint).where(
+            WebhookEndpoint.player_id.in_({w[1] for w in wanted}),
+            WebhookEndpoint.status == "active")).scalars().all()
+    now = datetime.now(timezone.utc)
+    added = 0
+    for event, player_id, seat, your_turn, extra in wanted:
+        for endpoint in endpoints:
+            if endpoint.player_id == player_id and event in endpoint.events:
+                db.session.add(WebhookDelivery(
+                    endpoint_id=endpoint.id, event=event, next_attempt_at=now,
+                    payload=_payload(match, event, player_id, seat, your_turn, extra)))
+                added += 1
+    return added
+
+
+def on_store(match: Match, state: engine.MatchState) -> None:
+    """Called by `match_store.store` before it writes `state` into the match's columns: the
+    columns still hold the previous state, so what changed is known here. `match_started`
+    (the match had no state), `your_turn` (a seat entered the seats to act),
+    `match_finished` (it has just ended)."""
+    started = match.state is None
+    finished = state.status == "finished" and match.status != "finished"
+    before = set(match.to_act or [])
+    after = set(state.to_act) if state.status == "active" else set()
+    wanted: list[tuple[str, str, int | None, bool, dict[str, Any]]] = []
+    for seat in match.seats:
+        player_id = _player_of(seat)
+        if player_id is None or seat.invited:
+            continue  # a built-in bot, or an invitation not accepted (the match waits)
+        turn = seat.seat in after
+        if started:
+            wanted.append(("match_started", player_id, seat.seat, turn, {}))
+        if turn and seat.seat not in before:
+            wanted.append(("your_turn", player_id, seat.seat, True, {}))
+        if finished:
+            wanted.append(("match_finished", player_id, seat.seat, False,
+                           {"status": "finished", "winner_team": state.winner_team}))
+    enqueue(match, wanted)
+
+
+def enqueue_invited(match: Match, player_id: str, seat: int | None = None) -> int:
+    """`invited`: a seat of `match` (`seat`, when one is reserved) is kept for `player_id`.
+    For the invitations feature to call in the transaction that reserves the seat."""
+    return enqueue(match, [("invited", player_id, seat, False, {})])
+
+
+def enqueue_deadline_soon(match: Match, player_id: str) -> int:
+    """`deadline_soon`: `player_id` is to act in `match` and its turn deadline
+    (`match.deadline`) is near. For the turn-deadline feature to call in its own
+    transaction (once per turn)."""
+    seat = match.seat_of(player_id)
+    number = None if seat is None else seat.seat
+    deadline = match.deadline.isoformat().replace("+00:00", "Z") if match.deadline else None
+    return enqueue(match, [("deadline_soon", player_id, number,
+                            number is not None and number in (match.to_act or []),
+                            {"deadline": deadline})])

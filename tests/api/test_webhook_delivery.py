@@ -1,0 +1,359 @@
+"""Webhook deliveries: written by the request, sent by the worker, signed as documented,
+retried with backoff, and made safely (docs/correspondence.md)."""
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import (
+    D2,
+    act_ok,
+    card_strings,
+    create,
+    db_rows,
+    deal,
+    full_match,
+    join,
+    register,
+    run_worker,
+)
+from tests.api.webhook_receiver import Receiver, receiver
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture()
+def hook() -> Any:
+    with receiver() as r:
+        yield r
+
+
+def recipe() -> Callable[..., bool]:
+    """The `verify` function of docs/correspondence.md, exactly as written there."""
+    text = (ROOT / "docs/correspondence.md").read_text()
+    block = re.search(r"<!-- verification recipe[^>]*-->\n```python\n(.*?)```", text, re.DOTALL)
+    assert block, "the recipe block is missing"
+    namespace: dict[str, Any] = {}
+    exec(block.group(1), namespace)  # noqa: S102 - our own documentation
+    return namespace["verify"]
+
+
+def add(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:
+    r = client.post("/v1/me/webhooks", json={"url": url, **body}, headers=player.headers)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.json
+
+
+def deliver(app: Any, now: datetime | None = None) -> int:
+    """Attempt what is due, as the worker's delivery thread does."""
+    from app.extensions import db
+    from app.webhook_delivery import deliver_due
+
+    with app.app_context():
+        try:
+            return deliver_due(now=now)
+        finally:
+            db.session.remove()
+
+
+def deliveries(app: Any) -> list[Any]:
+    return db_rows(app, "SELECT * FROM webhook_deliveries ORDER BY created_at, id")
+
+
+def two_players_with_hooks(client: Any, url: str, **body: Any) -> tuple[Any, Any, dict, dict]:
+    ana, bia = register(client, "ana"), register(client, "bia")
+    return ana, bia, add(client, ana, url, **body), add(client, bia, url, **body)
+
+
+def test_delivered_by_the_worker_signed_as_documented(client: Any, app: Any,
+                                                      hook: Receiver) -> None:
+    ana, bia, ana_hook, _ = two_players_with_hooks(client, hook.url())
+    m = create(client, ana, players=2, seat=0, deals=[deal(D2)], options={"first_dealer": 1})
+    assert join(client, m["id"], bia).status_code == 200  # starts: seat 0 (ana) leads
+    assert hook.received == []  # the request only wrote the outbox
+    rows = deliveries(app)
+    assert sorted((r.event, r.payload["data"]["player_id"]) for r in rows) == sorted([
+        ("match_started", ana.id), ("your_turn", ana.id), ("match_started", bia.id)])
+    assert all(r.status == "pending" and r.attempts == 0 for r in rows)
+
+    assert deliver(app) == 3
+    assert len(hook.received) == 3
+    verify = recipe()
+    mine = [h for h in hook.received if h.json["data"]["player_id"] == ana.id]
+    for got in hook.received:
+        secret = ana_hook["secret"] if got in mine else None
+        assert got.path == "/hook"
+        assert got.headers["content-type"] == "application/json"
+        assert re.fullmatch(r"msg_[0-9a-f]{24}", got.headers["webhook-id"])
+        assert abs(int(got.headers["webhook-timestamp"]) - time.time()) < 60
+        if secret:
+            assert verify(secret, got.headers, got.body)
+            assert not verify(secret, got.headers, got.body + b" ")
+    turn = next(h.json for h in mine if h.json["type"] == "your_turn")
+    assert turn["data"] == {"match_id": m["id"], "version": turn["data"]["version"],
+                            "status": "active", "player_id": ana.id, "seat": 0, "team": 0,
+                            "your_turn": True}
+    assert turn["data"]["version"] == client.get(f"/v1/matches/{m['id']}").json["version"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:.]+Z", turn["timestamp"])
+    assert {r.status for r in deliveries(app)} == {"delivered"}
+    assert deliver(app) == 0  # delivered once
+
+    shown = client.get(f"/v1/me/webhooks/{ana_hook['id']}", headers=ana.headers).json
+    assert {d["id"] for d in shown["deliveries"]} == {h.headers["webhook-id"] for h in mine}
+    item = shown["deliveries"][0]
+    assert (item["status"], item["attempts"], item["response_status"], item["match_id"]) == (
+        "delivered", 1, 204, m["id"])
+    assert item["delivered_at"] and item["last_attempt_at"] and item["next_attempt_at"] is None
+
+
+def test_the_signature_fails_with_another_secret_or_an_old_timestamp(client: Any, app: Any,
+                                                                     hook: Receiver) -> None:
+    ana = register(client, "ana")
+    made = add(client, ana, hook.url())
+    other = add(client, ana, hook.url(), events=["invited"])
+    create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
+    deliver(app)
+    got = hook.received[0]
+    verify = recipe()
+    assert verify(made["secret"], got.headers, got.body)
+    assert not verify(other["secret"], got.headers, got.body)
+    forged = {**got.headers, "webhook-timestamp": str(int(time.time()) - 3600)}
+    assert not verify(made["secret"], forged, got.body)
+
+
+def test_your_turn_follows_the_seats_to_act_and_no_payload_has_cards(
+        client: Any, app: Any, hook: Receiver) -> None:
+    m, (ana, bia) = full_match(client, 2, deals=[deal(D2)], options={"first_dealer": 1})
+    add(client, ana, hook.url()), add(client, bia, hook.url())
+    act_ok(client, m, ana, {"type": "play", "card": "5c"})   # bia's turn
+    act_ok(client, m, bia, {"type": "raise"})                 # ana must answer
+    act_ok(client, m, ana, {"type": "accept"})                # bia plays
+    act_ok(client, m, bia, {"type": "play", "card": "2c"})    # ana's manilha won: she leads
+    r = client.post(f"/v1/matches/{m}/resign", headers=ana.headers)
+    assert r.status_code == 200
+    deliver(app)
+    seen = [(h.json["type"], h.json["data"]["player_id"] == ana.id) for h in hook.received]
+    assert seen == [("your_turn", False), ("your_turn", True), ("your_turn", False),
+                    ("your_turn", True), ("match_finished", True), ("match_finished", False)]
+    finished = [h.json["data"] for h in hook.received if h.json["type"] == "match_finished"]
+    assert {d["winner_team"] for d in finished} == {1}
+    for got in hook.received:
+        assert list(card_strings(got.json)) == [], got.json
+        assert not re.search(rb'"[A2-7QJK][cdhs]"', got.body)
+
+
+def test_bots_moves_cause_deliveries_in_the_worker(client: Any, app: Any,
+                                                   hook: Receiver) -> None:
+    ana = register(client, "ana")
+    add(client, ana, hook.url(), events=["your_turn"])
+    m = create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}],
+               deals=[deal(D2)], options={"first_dealer": 0})  # the bot leads
+    assert [r.event for r in deliveries(app)] == []  # not ana's turn yet
+    run_worker(app)  # the bot moves: ana's turn
+    assert [r.event for r in deliveries(app)] == ["your_turn"]
+    assert deliver(app) == 1 and hook.received[0].json["data"]["match_id"] == m["id"]
+
+
+def test_subscriptions_and_deleted_endpoints(client: Any, app: Any, hook: Receiver) -> None:
+    ana, bia = register(client, "ana"), register(client, "bia")
+    turns = add(client, ana, hook.url("/turns"), events=["your_turn"])
+    gone = add(client, ana, hook.url("/gone"))
+    m = create(client, ana, players=2, seat=0, deals=[deal(D2)], options={"first_dealer": 1})
+    join(client, m["id"], bia)
+    client.delete(f"/v1/me/webhooks/{gone['id']}", headers=ana.headers)
+    deliver(app)
+    assert [(h.path, h.json["type"]) for h in hook.received] == [("/turns", "your_turn")]
+    assert turns["id"]
+
+
+def test_a_failing_endpoint_is_retried_with_backoff_then_disabled(
+        client: Any, app: Any, hook: Receiver) -> None:
+    hook.status = 500
+    ana = register(client, "ana")
+    made = add(client, ana, hook.url(), events=["match_started"])
+    create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
+    created = deliveries(app)[0].created_at
+    start = datetime.now(timezone.utc)
+
+    assert deliver(app, start) == 1
+    row = deliveries(app)[0]
+    assert (row.status, row.attempts, row.response_status) == ("pending", 1, 500)
+    assert row.last_error.startswith("HTTP 500")
+    assert timedelta(seconds=5) <= row.next_attempt_at - start <= timedelta(seconds=10)
+    assert deliver(app, start + timedelta(seconds=4)) == 0  # not due yet
+
+    second = start + timedelta(seconds=11)
+    assert deliver(app, second) == 1
+    row = deliveries(app)[0]
+    assert row.attempts == 2
+    assert timedelta(seconds=10) <= row.next_attempt_at - second <= timedelta(seconds=20)
+    waits = []
+    clock = second
+    while clock < created + timedelta(hours=20):  # every retry of the day, on a fake clock
+        clock = deliveries(app)[0].next_attempt_at
+        assert deliver(app, clock) == 1
+        waits.append(deliveries(app)[0].next_attempt_at - clock)
+    assert max(waits) <= timedelta(hours=2)
+    assert waits[-1] >= timedelta(hours=1)
+    assert deliveries(app)[0].status == "pending"
+    assert len(hook.received) == deliveries(app)[0].attempts < 40
+
+    hook.status = 503
+    assert deliver(app, created + timedelta(days=1, seconds=1)) == 1
+    row = deliveries(app)[0]
+    assert (row.status, row.next_attempt_at, row.response_status) == ("failed", None, 503)
+    shown = client.get(f"/v1/me/webhooks/{made['id']}", headers=ana.headers).json
+    assert shown["status"] == "disabled" and shown["disabled_at"]
+    assert "HTTP 503" in shown["disabled_reason"]
+    assert shown["deliveries"][0]["status"] == "failed"
+    listed = client.get("/v1/me/webhooks", headers=ana.headers).json["items"]
+    assert listed[0]["status"] == "disabled"
+
+    create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
+    assert len(deliveries(app)) == 1  # a disabled endpoint gets nothing new
+    assert deliver(app, created + timedelta(days=3)) == 0
+
+
+def test_a_redirect_is_not_followed(client: Any, app: Any, hook: Receiver) -> None:
+    with receiver() as elsewhere:
+        hook.status, hook.location = 307, elsewhere.url("/stolen")
+        ana = register(client, "ana")
+        add(client, ana, hook.url(), events=["match_started"])
+        create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
+        assert deliver(app) == 1
+        assert len(hook.received) == 1 and elsewhere.received == []
+    row = deliveries(app)[0]
+    assert (row.status, row.response_status) == ("pending", 307)
+    assert "redirects are not followed" in row.last_error
+
+
+def test_a_huge_answer_is_read_only_up_to_the_limit(client: Any, app: Any,
+                                                    hook: Receiver) -> None:
+    from app.outbound import MAX_ANSWER_BYTES, TOTAL_TIMEOUT
+
+    hook.status, hook.endless = 200, True
+    ana = register(client, "ana")
+    add(client, ana, hook.url(), events=["match_started"])
+    create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
+    began = time.monotonic()
+    assert deliver(app) == 1
+    assert time.monotonic() - began < TOTAL_TIMEOUT / 2  # it did not read on to the end
+    assert deliveries(app)[0].status == "delivered"
+    from app.outbound import post
+
+    reply = post(hook.url(), b"{}", {}, allow_http=True, allow_private=True)
+    assert reply.status == 200 and len(reply.body) == MAX_ANSWER_BYTES
+
+
+def test_loopback_is_refused_at_delivery_in_production(client: Any, app: Any,
+                                                       hook: Receiver) -> None:
+    ana = register(client, "ana")
+    add(client, ana, f"http://localhost:{hook.port}/hook", events=["match_started"])
+    create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
+    app.config.update(WEBHOOK_ALLOW_PRIVATE=False)  # the operator turned production rules on
+    assert deliver(app) == 1
+    assert hook.received == []
+    row = deliveries(app)[0]
+    assert row.status == "pending" and row.response_status is None
+    assert "not public" in row.last_error and "127.0.0.1" in row.last_error
+
+
+def test_a_slow_endpoint_times_out(client: Any, app: Any, monkeypatch: Any) -> None:
+    import socket
+
+    from app import outbound
+
+    monkeypatch.setattr(outbound, "TOTAL_TIMEOUT", 1.0)
+    monkeypatch.setattr(outbound, "READ_TIMEOUT", 0.5)
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    try:
+        began = time.monotonic()
+        with pytest.raises(outbound.OutboundError):
+            outbound.post(f"http://127.0.0.1:{silent.getsockname()[1]}/", b"{}", {},
+                          allow_http=True, allow_private=True)
+        assert time.monotonic() - began < 3
+    finally:
+        silent.close()
+
+
+def test_the_connection_goes_to_the_address_that_was_checked(
+        app: Any, hook: Receiver, monkeypatch: Any) -> None:
+    import socket
+
+    from app import outbound, webhook_urls
+
+    lookups: list[str] = []
+    real = socket.getaddrinfo
+
+    def resolver(host: str, *args: Any, **kwargs: Any) -> Any:
+        lookups.append(host)
+        return real("127.0.0.1" if host == "hooks.example" else host, *args, **kwargs)
+
+    monkeypatch.setattr(webhook_urls.socket, "getaddrinfo", resolver)
+    reply = outbound.post(f"http://hooks.example:{hook.port}/in", b"{}", {},
+                          allow_http=True, allow_private=True)
+    assert reply.status == 204
+    # the name is resolved once; the connection is made to the checked address literal
+    assert lookups == ["hooks.example", "127.0.0.1"]
+    assert hook.received[0].headers["host"] == f"hooks.example:{hook.port}"
+
+
+def test_enqueue_invited_and_deadline_soon(client: Any, app: Any, hook: Receiver) -> None:
+    from app.extensions import db
+    from app.match_store import lock_match
+    from app.webhook_events import enqueue_deadline_soon, enqueue_invited
+
+    m, (ana, bia) = full_match(client, 2, deals=[deal(D2)], options={"first_dealer": 1})
+    carl = register(client, "carl")
+    add(client, ana, hook.url("/ana")), add(client, carl, hook.url("/carl"))
+    deadline = datetime(2030, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+    with app.app_context():
+        match = lock_match(m)
+        match.deadline = deadline
+        assert enqueue_deadline_soon(match, ana.id) == 1
+        assert enqueue_deadline_soon(match, bia.id) == 0  # no webhook
+        assert enqueue_invited(match, carl.id, seat=1) == 1
+        db.session.commit()
+        db.session.remove()
+    deliver(app)
+    got = {h.path: h.json for h in hook.received}
+    assert got["/ana"]["type"] == "deadline_soon"
+    assert got["/ana"]["data"] == {
+        "match_id": m, "version": got["/ana"]["data"]["version"], "status": "active",
+        "player_id": ana.id, "seat": 0, "team": 0, "your_turn": True,
+        "deadline": "2030-01-02T03:04:05Z"}
+    assert got["/carl"]["type"] == "invited"
+    assert (got["/carl"]["data"]["seat"], got["/carl"]["data"]["your_turn"]) == (1, False)
+
+
+def test_the_worker_loop_delivers_on_its_own_thread(client: Any, app: Any,
+                                                    hook: Receiver) -> None:
+    from app.worker import Worker
+
+    ana = register(client, "ana")
+    add(client, ana, hook.url(), events=["your_turn", "match_finished"])
+    worker = Worker(app, poll_seconds=0.2)
+    thread = threading.Thread(target=worker.run)
+    thread.start()
+    try:
+        create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}],
+               deals=[deal(D2)], options={"first_dealer": 0})  # the bot moves, then ana
+        deadline = time.monotonic() + 10
+        while not hook.received and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        worker.stop.set()
+        thread.join(10)
+    assert not thread.is_alive()
+    assert [h.json["type"] for h in hook.received] == ["your_turn"]
+    assert json.loads(hook.received[0].body)["data"]["player_id"] == ana.id
