@@ -99,24 +99,24 @@ def store(match: Match, state: engine.MatchState, now: datetime | None = None) -
     the seats to act), and schedule what it calls for: a turn deadline for the players to
     act, background work for the bots to act, webhook deliveries for the players."""
     enqueue_webhooks(match, state)  # before the columns change: it compares old and new
-    before = set(match.to_act or ())
     match.state = state.to_json()
     match.to_act = list(state.to_act) if state.status == "active" else []
     if state.status == "finished":
         match.status = "finished"
         match.winner_team = state.winner_team
-    schedule(match, before, now or datetime.now(timezone.utc))
+    schedule(match, now or datetime.now(timezone.utc))
 
 
-def schedule(match: Match, before: set[int], now: datetime) -> None:
-    """Set the turn deadline and `due_at` from the seats to act. A new deadline starts
-    whenever the seats to act change (event `deadline_set`); a bot to act is due now (and
-    the workers are told at commit)."""
+def schedule(match: Match, now: datetime) -> None:
+    """Set the turn deadline and `due_at` from the seats to act. Every move starts a new
+    deadline for the players then to act (event `deadline_set`), so a seat that must act
+    again after its own move gets a full turn too; a bot to act is due now (and the
+    workers are told at commit)."""
     bots = {s.seat for s in match.seats if s.bot_level is not None}
     people = [s for s in match.to_act if s not in bots] if match.status == "active" else []
     if match.turn_timeout is None or not people:
         match.deadline = match.warn_at = None
-    elif match.deadline is None or set(match.to_act) != before:
+    else:
         match.deadline = now + timedelta(seconds=match.turn_timeout)
         match.warn_at = match.deadline - warning_before(match.turn_timeout)
         append_events(match, [{"type": "deadline_set", "seats": people,

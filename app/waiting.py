@@ -61,6 +61,7 @@ class Hub:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[threading.Event]] = defaultdict(set)
         self._started = False
+        self._closed = threading.Event()
         self.ready = threading.Event()
 
     def _ensure_listener(self) -> None:
@@ -72,11 +73,21 @@ class Hub:
         # listener wakes them all once LISTEN is in place.
         threading.Thread(target=self._listen_forever, name="truco-listener", daemon=True).start()
 
+    def close(self) -> None:
+        """Stop listening (an app torn down within a process that lives on, as in tests);
+        the listener thread ends within its keepalive period, its connection at once."""
+        self._closed.set()
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            conn.close()
+
     def _listen_forever(self) -> None:
-        while True:
+        while not self._closed.is_set():
             try:
                 self._listen()
             except psycopg2.Error as exc:  # the database is down or restarting: no traceback
+                if self._closed.is_set():
+                    return
                 first = (str(exc).strip().splitlines() or [""])[0]
                 warn_throttled(log, "listener " + type(exc).__name__,
                                f"LISTEN connection lost ({first}); reconnecting")
@@ -89,12 +100,13 @@ class Hub:
         conn = psycopg2.connect(self._dsn, application_name=LISTENER_APPLICATION_NAME,
                                 **self._connect_args)
         conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
+        self._conn = conn
         try:
             conn.cursor().execute(f"LISTEN {CHANNEL}")
             self.ready.set()
             # Whatever committed while nobody listened is seen by this round of re-checks.
             self._wake_all()
-            while True:
+            while not self._closed.is_set():
                 if select.select([conn], [], [], KEEPALIVE_SECONDS) == ([], [], []):
                     # A round trip that finds a dead connection; LISTEN again is a no-op and
                     # leaves `LISTEN truco` as the query pg_stat_activity shows.

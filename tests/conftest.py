@@ -108,6 +108,9 @@ def app(database_url: str) -> Iterator[Any]:
         "RATE_LIMIT_CREATE": "",
     })
     yield application
+    hub = application.extensions.get("truco_hub")
+    if hub is not None:  # no listener of a finished test stays connected
+        hub.close()
     with application.app_context():
         db.engine.dispose()
 

@@ -195,14 +195,14 @@ def test_bad_seats_are_422(client: Any, app: Any, body: dict[str, Any], field: s
     assert _count(app) == 0
 
 
-def test_turn_timeout_is_not_supported_yet(client: Any, app: Any) -> None:
+def test_turn_timeout_and_on_timeout_are_kept(client: Any, app: Any) -> None:
     ana = register(client, "ana")
     for timeout in (10, 86400, 1_209_600):
-        r = client.post("/v1/matches", json={"turn_timeout": timeout}, headers=ana.headers)
-        assert_problem(r, 422, "turn_timeout_unsupported")
-    assert _count(app) == 0
-    m = create(client, ana, turn_timeout=None, on_timeout="forfeit")
-    assert m["turn_timeout"] is None and m["deadline"] is None
+        m = create(client, ana, turn_timeout=timeout, on_timeout="forfeit")
+        assert m["turn_timeout"] == timeout and m["on_timeout"] == "forfeit"
+        assert m["deadline"] is None  # waiting: nobody is to act yet
+    m = create(client, ana, turn_timeout=None)
+    assert m["turn_timeout"] is None and m["on_timeout"] == "auto_play"
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])

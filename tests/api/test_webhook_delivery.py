@@ -21,6 +21,7 @@ from tests.api.helpers import (
     db_rows,
     deal,
     full_match,
+    get_view,
     join,
     register,
     run_worker,
@@ -357,3 +358,30 @@ def test_the_worker_loop_delivers_on_its_own_thread(client: Any, app: Any,
     assert not thread.is_alive()
     assert [h.json["type"] for h in hook.received] == ["your_turn"]
     assert json.loads(hook.received[0].body)["data"]["player_id"] == ana.id
+
+
+def test_an_invitation_sends_invited(client: Any, app: Any, hook: Receiver) -> None:
+    ana, bot = register(client, "ana"), register(client, "robo", bot=True)
+    add(client, bot, hook.url("/bot"))
+    m = create(client, ana, invite=[{"seat": 1, "player_id": bot.id}])
+    assert hook.received == []  # never inside the request
+    deliver(app)
+    (got,) = [h.json for h in hook.received]
+    assert got["type"] == "invited"
+    assert (got["data"]["match_id"], got["data"]["seat"]) == (m["id"], 1)
+
+
+def test_the_worker_warns_before_the_deadline(client: Any, app: Any, hook: Receiver) -> None:
+    """The players to act are warned once, a quarter of the turn (at most an hour) before
+    their deadline; the deadline itself comes later."""
+    m, (ana, bia) = full_match(client, 2, options={"first_dealer": 1}, turn_timeout=400)
+    add(client, ana, hook.url("/ana"), events=["deadline_soon"])
+    view = get_view(client, m, ana)
+    deadline = datetime.fromisoformat(view["deadline"].replace("Z", "+00:00"))
+    assert run_worker(app, now=deadline - timedelta(seconds=101)) == 0  # not yet
+    assert run_worker(app, now=deadline - timedelta(seconds=99)) == 1   # warned
+    assert run_worker(app, now=deadline - timedelta(seconds=50)) == 0   # once
+    deliver(app)
+    (got,) = [h.json for h in hook.received]
+    assert got["type"] == "deadline_soon" and got["data"]["deadline"] == view["deadline"]
+    assert get_view(client, m, ana)["version"] == view["version"]  # a warning changes nothing

@@ -37,3 +37,5 @@ class ProdServer(Server):
             cwd=ROOT, env=full, stdout=self._log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        self.env = full
+        self.worker = None  # these tests need no background worker
