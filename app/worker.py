@@ -32,6 +32,7 @@ from datetime import datetime, timedelta, timezone
 import psycopg2
 import psycopg2.extensions
 from flask import Flask
+from sqlalchemy import select as sql_select
 from sqlalchemy import update
 
 from app.extensions import db
@@ -43,6 +44,8 @@ from app.webhook_delivery import start_thread as start_deliveries
 
 POLL_SECONDS = 1.0
 """The longest a worker sleeps without a notification before it looks again."""
+HELD_RETRY_SECONDS = 0.05
+"""How soon a worker looks again at due work it skipped because the match was locked."""
 RETRY_AFTER_FAILURE = timedelta(seconds=30)
 """A step that raised is tried again after this, not in a hot loop."""
 log = logging.getLogger(__name__)
@@ -71,6 +74,13 @@ def run_due(limit: int | None = None, now: datetime | None = None) -> int:
             db.session.commit()
         done += 1
     return done
+
+
+def due_but_held(now: datetime) -> bool:
+    """Whether some match has work due that `run_due` skipped (its row is locked)."""
+    return db.session.execute(
+        sql_select(Match.id).where(Match.due_at <= now, Match.status == "active").limit(1)
+    ).first() is not None
 
 
 class Worker:
@@ -119,13 +129,20 @@ class Worker:
                 with self.app.app_context():
                     try:
                         run_due()
+                        held = due_but_held(datetime.now(timezone.utc))
                     finally:
                         db.session.remove()
             except Exception:  # noqa: BLE001 - the database may be away: look again later
                 log.exception("worker step failed")
                 self.stop.wait(self.poll_seconds)
                 continue
-            self._sleep()
+            if held:
+                # Work is due in a match someone else holds (another worker, or a player's
+                # request that may end without a change, hence without a notification):
+                # look again soon rather than after a whole poll period.
+                self.stop.wait(HELD_RETRY_SECONDS)
+            else:
+                self._sleep()
         if self._conn is not None:
             self._conn.close()
         deliveries.join()

@@ -172,7 +172,7 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
             break
         hand = typed(current.hand, m.Hand)
         seat = hand.to_act[0]
-        page = typed(mine.sync(client=clients[seat], your_turn=True, wait=30), m.MatchList)
+        page = typed(mine.sync(client=clients[seat], your_turn=True, wait=30), m.MyMatchList)
         assert [item.id for item in page.items] == [match_id] and page.items[0].your_turn
         if views[seat].version != current.version:  # changed since this seat last looked
             answer = show.sync_detailed(match_id, client=clients[seat], wait=30,

@@ -119,6 +119,13 @@ def get_view(client: Any, match_id: str, player: Player | None = None) -> dict[s
     return r.json
 
 
+def my_matches(client: Any, player: Player, query: str = "") -> list[dict[str, Any]]:
+    """The items of the player's GET /v1/me/matches (`query`: "?status=..." and so on)."""
+    r = client.get(f"/v1/me/matches{query}", headers=player.headers)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    return r.json["items"]
+
+
 def get_events(client: Any, match_id: str, player: Player | None = None,
                after: int = 0) -> list[dict[str, Any]]:
     """Every event after `after`, following `next_after` page by page."""

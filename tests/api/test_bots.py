@@ -218,6 +218,14 @@ def test_a_step_held_by_a_dead_worker_is_done_by_another(client: Any, app: Any,
     start = time.monotonic()
     assert run_worker(app) == 0  # skipped, not waited for
     assert time.monotonic() - start < 2
+    with app.app_context():  # ... and the worker knows to look again soon
+        from datetime import datetime, timezone
+
+        from app.extensions import db
+        from app.worker import due_but_held
+
+        assert due_but_held(datetime.now(timezone.utc))
+        db.session.remove()
     dead.close()  # the worker's process is gone: PostgreSQL rolls its transaction back
     assert run_worker(app) == 1
     rows = db_rows(app, "SELECT seat, body FROM actions WHERE match_id = :m", m=m["id"])

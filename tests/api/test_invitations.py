@@ -6,14 +6,16 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (assert_problem, create, db_scalar, get_events, get_view, join,
-                               register)
-
-
-def _mine(client: Any, player: Any, query: str = "") -> list[dict[str, Any]]:
-    r = client.get(f"/v1/me/matches{query}", headers=player.headers)
-    assert r.status_code == 200, r.get_data(as_text=True)
-    return r.json["items"]
+from tests.api.helpers import (
+    assert_problem,
+    create,
+    db_scalar,
+    get_events,
+    get_view,
+    join,
+    register,
+)
+from tests.api.helpers import my_matches as _mine
 
 
 def test_an_invitation_reserves_the_seat_and_shows_in_the_inbox(client: Any) -> None:

@@ -6,14 +6,17 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (F1, act_ok, assert_problem, create, deal, full_match, join,
-                               register)
-
-
-def _mine(client: Any, player: Any, query: str = "") -> list[dict[str, Any]]:
-    r = client.get(f"/v1/me/matches{query}", headers=player.headers)
-    assert r.status_code == 200, r.get_data(as_text=True)
-    return r.json["items"]
+from tests.api.helpers import (
+    F1,
+    act_ok,
+    assert_problem,
+    create,
+    deal,
+    full_match,
+    join,
+    register,
+)
+from tests.api.helpers import my_matches as _mine
 
 
 def test_newest_first_with_summaries(client: Any) -> None:
