@@ -3,8 +3,8 @@
 the end through the background worker while long polls are held on the same server, and a
 probe timing the requests of another match with and without the bots thinking.
 
-    .venv/bin/python bench/bots_load.py            # 1,000 long polls, 15 s baselines
-    .venv/bin/python bench/bots_load.py --quick    # 500 long polls, 8 s baselines
+    .venv/bin/python bench/bots_load.py            # 1,000 long polls, 3 matches, 15 s baselines
+    .venv/bin/python bench/bots_load.py --quick    # 500 long polls, 1 match, 8 s baselines
 
 What it starts (and stops at the end, also on Ctrl-C or an error; each in its own process
 group):
@@ -32,7 +32,7 @@ What it does:
    latency is recorded with the phase it started in.
 3. Phases: baseline (waiters held, probe running, no bot match) for ``--baseline`` seconds;
    bots: the client creates the 4-player match (seat 0; seats 1-3 ``hard``; ``seed`` fixed)
-   and plays it to the end, each of its actions a ``POST .../actions?wait=30`` (answered
+   and plays it to the end (``--matches`` of them, one after the other), each of its actions a ``POST .../actions?wait=30`` (answered
    when it must act again), a ``GET ...?wait=30`` with ``If-None-Match`` when a bot acts
    first; then a second baseline of the same length. Probe latency in the bots phase is
    compared with both baselines together; "thinking" is the subset of probe requests that
@@ -117,6 +117,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                     help="seconds of each baseline phase (default 15, or 8 with --quick)")
     ap.add_argument("--probe-ms", type=float, default=50.0,
                     help="one probe request every this many ms (default 50)")
+    ap.add_argument("--matches", type=int, default=None,
+                    help="bot matches played one after the other in the bots phase, seeds"
+                         " SEED, SEED+1, ... (default 3, or 1 with --quick)")
     ap.add_argument("--seed", type=int, default=20261201,
                     help="seed of the bot match's deals (and the probe's choices)")
     ap.add_argument("--logs", type=Path, default=None,
@@ -124,10 +127,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = ap.parse_args(argv)
     if args.waiters is None:
         args.waiters = 500 if args.quick else 1000
+    if args.matches is None:
+        args.matches = 1 if args.quick else 3
     if args.baseline is None:
         args.baseline = 8.0 if args.quick else 15.0
-    if args.waiters < 0 or args.baseline <= 0 or args.probe_ms <= 0:
-        ap.error("--waiters must be >= 0, --baseline and --probe-ms > 0")
+    if args.waiters < 0 or args.baseline <= 0 or args.probe_ms <= 0 or args.matches < 1:
+        ap.error("--waiters must be >= 0, --matches >= 1, --baseline and --probe-ms > 0")
     return args
 
 
@@ -656,20 +661,35 @@ def main(argv=None) -> int:
         log(f"phase 1: baseline, {args.baseline:g} s (waiters held, probe running, no bots)")
         run_phase("before", args.baseline)
         log("phase 2: the 4-player match, three hard bots and this client, to the end")
-        match: dict = {}
+        played: list[dict] = []
 
         def play() -> None:
-            try:
-                play_bot_match(port, client, args.seed, match)
-            except Exception:  # noqa: BLE001
-                match["error"] = traceback.format_exc()
+            for k in range(args.matches):
+                result: dict = {}
+                played.append(result)
+                try:
+                    play_bot_match(port, client, args.seed + k, result)
+                except Exception:  # noqa: BLE001 - reported below
+                    result["error"] = traceback.format_exc()
+                    return
+                log(f"  match {result.get('match_id')}: {result.get('status')} in"
+                    f" {fmt(result.get('seconds'), '{:.1f}')} s, score {result.get('score')}")
 
         run_phase("bots", None, play)
-        if "error" in match:
-            log(match["error"])
-            failed = True
-        log(f"  match {match.get('match_id')}: {match.get('status')} in"
-            f" {fmt(match.get('seconds'), '{:.1f}')} s, score {match.get('score')}")
+        match: dict = {
+            "status": "finished" if len(played) == args.matches
+            and all(r.get("status") == "finished" for r in played) else "unfinished",
+            "seconds": sum(r.get("seconds", 0) for r in played),
+            "score": [r.get("score") for r in played],
+            "client_actions": sum(r.get("client_actions", 0) for r in played),
+            "conflicts": sum(r.get("conflicts", 0) for r in played),
+            "post_wait_s": [x for r in played for x in r.get("post_wait_s", [])],
+            "conflict_walls": [x for r in played for x in r.get("conflict_walls", [])],
+        }
+        for r in played:
+            if "error" in r:
+                log(r["error"])
+                failed = True
         log(f"phase 3: baseline again, {args.baseline:g} s")
         run_phase("after", args.baseline)
         probe.phase = "end"
@@ -680,7 +700,11 @@ def main(argv=None) -> int:
         rearmed = waiters.rearmed
         waiters.stop()
 
-        moves = bot_moves(url, match["match_id"]) if match.get("match_id") else {}
+        moves: dict = collections.defaultdict(int)
+        for r in played:
+            if r.get("match_id"):
+                for key, value in bot_moves(url, r["match_id"]).items():
+                    moves[key] = (moves.get(key) or type(value)()) + value
         intervals = moves.get("intervals", [])
         # a probe request "during thinking" started inside a bot move that searched
         searching = [(a, b) for a, b in intervals if b - a >= 0.02]
@@ -728,7 +752,7 @@ def main(argv=None) -> int:
             b, t = stats_ms(lat[f"baseline_{kind}"]), stats_ms(lat[f"bots_{kind}"])
             log(f"  {kind:8} p50 {fmt(b['p50'], '{:.1f}')} -> {fmt(t['p50'], '{:.1f}')} ms,"
                 f" p99 {fmt(b['p99'], '{:.1f}')} -> {fmt(t['p99'], '{:.1f}')} ms")
-        log(f"bot match: {match.get('status')} in {fmt(match.get('seconds'), '{:.1f}')} s;"
+        log(f"bot matches: {args.matches}, {match.get('status')} in {fmt(match.get('seconds'), '{:.1f}')} s;"
             f" {moves.get('bot_moves')} bot moves ({moves.get('bot_events')} events of"
             f" {moves.get('events')}), {match.get('client_actions')} client actions;"
             f" worker pace per bot move p50 {fmt(pace['p50'], '{:.0f}')} ms, p99"
@@ -763,7 +787,7 @@ def main(argv=None) -> int:
                            for kind in ("view", "action", "healthz")},
             probe_errors=len(probe.errors), probe_statuses=dict(statuses),
             probe_late_ticks=probe.late_ticks, probe_matches=probe.matches_played,
-            bot_match_status=match.get("status"), bot_match_seconds=rounded(match.get("seconds"), 1),
+            bot_matches=args.matches, bot_match_status=match.get("status"), bot_match_seconds=rounded(match.get("seconds"), 1),
             bot_match_score=match.get("score"), bot_moves=moves.get("bot_moves"),
             bot_events=moves.get("bot_events"), match_events=moves.get("events"),
             client_actions=match.get("client_actions"), client_conflicts=match.get("conflicts"),
