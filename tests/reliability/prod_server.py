@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import tempfile
 from collections.abc import Mapping
 
-from tests.concurrency.servers import ROOT, Server, free_port
+from tests.concurrency.servers import Server, free_port
 
 
 class ProdServer(Server):
@@ -34,9 +33,5 @@ class ProdServer(Server):
         }
         full.pop("GUNICORN_ACCESS_LOG", None)
         self.env = full
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
-            cwd=ROOT, env=full, stdout=self._log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        self.process = self.start_gunicorn()
         self.worker: subprocess.Popen[bytes] | None = self.start_worker() if worker else None
