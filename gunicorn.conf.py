@@ -14,7 +14,8 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gunicorn's gevent worker, answering its own 400/414/431 errors as problem+json
 worker_class = "app.gunicorn_worker.ProblemGeventWorker"
 worker_connections = 2000
-# Long polls last up to 60 s; a stopping worker lets them finish or time out.
+# On SIGTERM a worker answers its held long polls at once (app/shutdown.py) and lets the other
+# requests in flight finish within this many seconds.
 graceful_timeout = 65
 keepalive = 5
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from app import body, dbwait
+from app import body, dbwait, security_headers
 from app.config import client_deadlines, load_config
 from app.cors import init_cors
 from app.embedded_pg import normalise_database_url
@@ -51,6 +51,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     init_cors(app)
     body.init_app(app)
+    security_headers.init_app(app)
 
     from app import models  # noqa: F401  (register the tables on db.metadata)
     from app.api import register_blueprints

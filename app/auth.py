@@ -1,7 +1,15 @@
-"""Bearer tokens: issued once at registration, stored only as a SHA-256 hash."""
+"""Bearer tokens: issued once at registration, stored only as a SHA-256 hash.
+
+Timing: a token is found by an index lookup on its SHA-256, so the time the database takes
+depends on the hash, which an attacker cannot steer bit by bit toward a stored hash without
+inverting SHA-256 (learning a prefix of a stored hash does not help forge a token). The
+found row's hash is still compared with the computed one by :func:`hmac.compare_digest`, so
+no byte-by-byte comparison of secret material happens in Python either.
+"""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 
 from flask import g, request
@@ -17,6 +25,7 @@ def new_token() -> str:
 
 
 def hash_token(token: str) -> str:
+    """The SHA-256 of ``token``, hex: what is stored and looked up."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -35,10 +44,11 @@ def optional_player() -> Player | None:
     token = _bearer()
     player = None
     if token is not None:
+        digest = hash_token(token)
         player = db.session.execute(
-            db.select(Player).where(Player.token_hash == hash_token(token))
+            db.select(Player).where(Player.token_hash == digest)
         ).scalar_one_or_none()
-        if player is None:
+        if player is None or not hmac.compare_digest(player.token_hash, digest):
             raise ApiError(401, "unauthorized", "the bearer token is unknown")
     elif request.headers.get("Authorization"):
         raise ApiError(401, "unauthorized", "use Authorization: Bearer <token>")

@@ -1,5 +1,7 @@
 """Gunicorn's gevent worker, answering its own errors as problem+json.
 
+On SIGTERM it also tells :mod:`app.shutdown` to answer every held long poll at once.
+
 Gunicorn rejects some requests before the application sees them (a bad request line or
 header: 400, a request line too long: 414, too many or too large headers: 431, a bad chunk
 size met while it drains a body: 400) with a small HTML page. This worker lets gunicorn choose
@@ -12,9 +14,11 @@ import json
 import re
 from typing import Any
 
+import gevent
 from gunicorn import util
 from gunicorn.workers.ggevent import GeventWorker
 
+from app import shutdown
 from app.errors import HTTP_CODES, PROBLEM_MIMETYPE, TYPE_PREFIX
 
 _STATUS_LINE = re.compile(rb"^HTTP/1\.[01] (\d{3}) ([^\r\n]*)\r\n")
@@ -53,7 +57,23 @@ def problem_bytes(status: int, reason: str) -> bytes:
 
 
 class ProblemGeventWorker(GeventWorker):
-    """``GeventWorker`` whose pre-application error answers are problem+json."""
+    """``GeventWorker`` whose pre-application error answers are problem+json, and whose
+    graceful stop (SIGTERM) answers the held long polls at once (:mod:`app.shutdown`)."""
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)  # stop accepting; keep-alive connections close
+        # out of the signal handler: waking greenlets is the hub's work
+        gevent.spawn(shutdown.begin)
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        """As gunicorn's, but a connection whose request was answered while the worker stops
+        is closed then (gunicorn decides keep-alive before the app runs: a long poll that
+        began before SIGTERM would otherwise hold its connection until the keep-alive
+        timeout)."""
+        handled = super().handle_request(listener_name, req, sock, addr)
+        if not self.alive:
+            raise StopIteration()  # gunicorn's own way to end the keep-alive loop
+        return handled
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         capture = _Capture()

@@ -24,6 +24,7 @@ import psycopg2.extensions
 from flask import request
 from sqlalchemy.engine import make_url
 
+from app import shutdown
 from app.disconnect import ClientGone, watch_client
 from app.extensions import db
 from app.logthrottle import warn_throttled
@@ -63,6 +64,7 @@ class Hub:
         self._started = False
         self._closed = threading.Event()
         self.ready = threading.Event()
+        shutdown.on_close(self._wake_all)
 
     def _ensure_listener(self) -> None:
         with self._lock:
@@ -154,8 +156,9 @@ class Hub:
                         raise ClientGone()
                     result = check()
                     left = deadline - time.monotonic()
-                    if result is not None or left <= 0:
+                    if result is not None or left <= 0 or shutdown.closing():
                         # still in check's session: the caller renders what it found
+                        # (a stopping process answers at once: app/shutdown.py)
                         return result
                     db.session.remove()  # give the connection back before sleeping
                     event.wait(left)

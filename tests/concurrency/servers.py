@@ -49,13 +49,31 @@ class Server:
         }
         env.pop("GUNICORN_ACCESS_LOG", None)
         self.env = env
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
-            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: the worker is stopped with it
-        )
+        self.process = self.start_gunicorn()
         # the background worker beside it, as `scripts/dev.py serve` runs one (bots' moves)
         self.worker: subprocess.Popen[bytes] | None = self.start_worker() if worker else None
+
+    def start_gunicorn(self) -> subprocess.Popen[bytes]:
+        """The gunicorn master (and its workers) on `self.port`, in a process group of its
+        own: the workers are stopped (or killed) with it."""
+        return subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
+            cwd=ROOT, env=self.env, stdout=self._log, stderr=subprocess.STDOUT,
+            start_new_session=True)
+
+    def kill(self) -> None:
+        """SIGKILL to gunicorn's whole process group and to the background worker's: a crash,
+        nothing gets to clean up."""
+        for process in (self.process, self.worker):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=5)
+
+    def restart(self) -> None:
+        """After `kill`: gunicorn again on the same port, and a new worker if it had one."""
+        self.process = self.start_gunicorn()
+        if self.worker is not None:
+            self.worker = self.start_worker()
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         """A `python -m app.worker` process on the same database (its own process group)."""

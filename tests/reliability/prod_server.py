@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import tempfile
 from collections.abc import Mapping
 
-from tests.concurrency.servers import ROOT, Server, free_port
+from tests.concurrency.servers import Server, free_port
 
 
 class ProdServer(Server):
-    """Like the concurrency tests' server, but in production mode and with ``env`` added."""
+    """Like the concurrency tests' server, but in production mode and with ``env`` added;
+    with ``worker`` a background `python -m app.worker` beside it (bots, deadlines)."""
 
     def __init__(self, name: str, database_url: str,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None, worker: bool = False) -> None:
         self.name = name
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -32,10 +32,6 @@ class ProdServer(Server):
             **(env or {}),
         }
         full.pop("GUNICORN_ACCESS_LOG", None)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
-            cwd=ROOT, env=full, stdout=self._log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
         self.env = full
-        self.worker = None  # these tests need no background worker
+        self.process = self.start_gunicorn()
+        self.worker: subprocess.Popen[bytes] | None = self.start_worker() if worker else None
