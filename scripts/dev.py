@@ -34,6 +34,7 @@ commands:
                    with DATABASE_URL unset, an embedded PostgreSQL kept in instance/pgdata
   test [ARGS]      python -m pytest -q ARGS (the whole suite without ARGS)
   bench [ARGS]     every bench/*.py with ARGS (a NAME picks bench/NAME.py)
+  audit            pip-audit of the pinned requirements (CI runs it before the tests)
   help             this text (also -h, --help)
 
 Every command first creates .venv and installs requirements.txt when needed; a .venv left
@@ -224,7 +225,13 @@ def bench(args: list[str]) -> int:
     return status
 
 
-COMMANDS = {"serve": serve, "test": test, "bench": bench}
+def audit(args: list[str]) -> int:
+    """Audit the pinned requirements for known vulnerabilities (scripts/audit_deps.py)."""
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "audit_deps.py"), *args],
+                          cwd=ROOT).returncode
+
+
+COMMANDS = {"serve": serve, "test": test, "bench": bench, "audit": audit}
 
 
 HELP = ("help", "-h", "--help")

@@ -35,7 +35,7 @@ def test_another_failure_fails() -> None:
     assert status == 2 and "pip-audit failed" in message
 
 
-def test_ci_runs_the_audit_after_the_tests() -> None:
+def test_ci_runs_the_audit_then_the_tests() -> None:
     lines = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert lines.index(".venv/bin/python scripts/audit_deps.py") > lines.index(
+    assert lines.index("python3 scripts/dev.py audit") < lines.index(
         "python3 scripts/dev.py test")
