@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import select
@@ -93,7 +94,7 @@ def percentile(values: list[float], q: float) -> float | None:
     if not values:
         return None
     s = sorted(values)
-    return s[min(len(s) - 1, max(0, int(round(q / 100 * len(s) + 0.5)) - 1))]
+    return s[min(len(s) - 1, max(0, math.ceil(q / 100 * len(s)) - 1))]
 
 
 def ratio(a: float | None, b: float | None) -> float | None:
