@@ -424,8 +424,10 @@ class Bench:
             "SELECT extract(epoch FROM enq_at), extract(epoch FROM done_at) FROM bench_matches "
             "WHERE id < :hi AND done_at IS NOT NULL"), {"hi": unit_id(n)}).all()
         self.conn.rollback()
-        out = latency_ms([(float(a), float(b)) for a, b in rows])
+        got = [(float(a), float(b)) for a, b in rows]
+        out = latency_ms(got)
         out["bad"] = self.check(n, 2) + (n - len(rows))
+        out["pairs"] = got
         return out
 
 
@@ -500,13 +502,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"max {got['max']} ms  (n={got['n']})", flush=True)
         for side in SIDES:
             runs = pairs[side]
-            lat[side] = {"n": sum(x["n"] for x in runs),
-                         "p50": percentile([x["p50"] for x in runs if x["p50"] is not None], 50),
-                         "p99": max((x["p99"] for x in runs if x["p99"] is not None),
-                                    default=None),
-                         "max": max((x["max"] for x in runs if x["max"] is not None),
-                                    default=None),
-                         "bad": sum(x["bad"] for x in runs)}
+            lat[side] = latency_ms([p for x in runs for p in x["pairs"]])  # all rounds
+            lat[side]["bad"] = sum(x["bad"] for x in runs)
         lat["p50_ratio_procrastinate_to_ours"] = ratio(lat["procrastinate"]["p50"],
                                                        lat["ours"]["p50"])
         result["latency_ms"] = lat
