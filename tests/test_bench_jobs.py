@@ -48,3 +48,12 @@ def test_summary_figures() -> None:
     assert lat == {"n": 3, "p50": 10.0, "p99": 100.0, "max": 100.0}
     assert jobs.latency_ms([]) == {"n": 0, "p50": None, "p99": None, "max": None}
     assert jobs.unit_id(42) == "m0000042"
+
+
+def test_without_the_job_library_it_skips(capsys: pytest.CaptureFixture[str]) -> None:
+    if "procrastinate" in sys.modules or __import__("importlib").util.find_spec("procrastinate"):
+        pytest.skip("procrastinate is installed here")
+    assert jobs.main(["--quick"]) == 0  # no database is touched
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert __import__("json").loads(last) == {"bench": "jobs", "skipped": True,
+                                              "missing": ["procrastinate", "psycopg"]}
