@@ -516,7 +516,7 @@ class ActionClient:
         self.match_id, self.views = None, {}
         json_type = {"Content-Type": "application/json"}
         body = json.dumps({"players": 2, "visibility": "private"}).encode()
-        status, resp, data = conn.request("POST", "/v1/matches", body,
+        status, _, data = conn.request("POST", "/v1/matches", body,
                                           {**self.auths[0], **json_type})
         res.extra["creates"] += 1
         if status != 201:

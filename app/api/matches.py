@@ -8,19 +8,36 @@ from flask_smorest import Blueprint
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from app import conditional
+from app import conditional, play, ratelimit
 from app import matches as service
-from app import play, ratelimit
-from app.api.responses import (VIEW_HEADERS, body_response, json_bytes, json_response,
-                               not_modified, view_response)
-from app.match_store import get_match
+from app.api.responses import (
+    VIEW_HEADERS,
+    body_response,
+    json_bytes,
+    json_response,
+    not_modified,
+    view_response,
+)
 from app.auth import optional_player, require_player
 from app.extensions import db
+from app.match_store import get_match
 from app.models import Match
 from app.rendering import etag_matches, etag_of, match_summary, match_view, seat_of
-from app.schemas import (AUTH_OPTIONAL, AUTH_REQUIRED, IF_NONE_MATCH, JOIN_EXAMPLES,
-                         MATCH_EXAMPLES, JoinSchema, LobbyQuerySchema, MatchCreateSchema,
-                         MatchListSchema, MatchViewSchema, WaitQuerySchema, examples, headers)
+from app.schemas import (
+    AUTH_OPTIONAL,
+    AUTH_REQUIRED,
+    IF_NONE_MATCH,
+    JOIN_EXAMPLES,
+    MATCH_EXAMPLES,
+    JoinSchema,
+    LobbyQuerySchema,
+    MatchCreateSchema,
+    MatchListSchema,
+    MatchViewSchema,
+    WaitQuerySchema,
+    examples,
+    headers,
+)
 from app.waiting import hub
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
