@@ -29,7 +29,8 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _bearer() -> str | None:
+def bearer_token() -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, or None."""
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -41,7 +42,7 @@ def optional_player() -> Player | None:
     """The caller, when a valid token is sent; a bad token is still a 401."""
     if "player" in g:
         return g.player
-    token = _bearer()
+    token = bearer_token()
     player = None
     if token is not None:
         digest = hash_token(token)
@@ -50,10 +51,15 @@ def optional_player() -> Player | None:
         ).scalar_one_or_none()
         if player is None or not hmac.compare_digest(player.token_hash, digest):
             raise ApiError(401, "unauthorized", "the bearer token is unknown")
-    elif request.headers.get("Authorization"):
+    elif token_sent():
         raise ApiError(401, "unauthorized", "use Authorization: Bearer <token>")
     g.player = player
     return player
+
+
+def token_sent() -> bool:
+    """Whether the request has an Authorization header (well-formed or not)."""
+    return bool(request.headers.get("Authorization"))
 
 
 def require_player() -> Player:

@@ -25,8 +25,14 @@ def seat_of(match: Match, player: Player | None) -> int | None:
 
 def etag(match: Match, seat: int | None) -> str:
     """Strong ETag of one viewer's representation: the version and who is looking."""
+    return etag_of(match.id, match.version, seat)
+
+
+def etag_of(match_id: str, version: int, seat: int | None) -> str:
+    """The ETag of version `version` of `match_id` as `seat` (None: a spectator) sees it:
+    everything a view shows changes only with the version, so this names it exactly."""
     viewer = "spectator" if seat is None else f"seat{seat}"
-    return f'"{match.id}.v{match.version}.{viewer}"'
+    return f'"{match_id}.v{version}.{viewer}"'
 
 
 def etag_matches(header: str | None, current: str) -> bool:

@@ -26,21 +26,27 @@ machine hits both):
 1. GET: each client thread reads its own match as its seated player
    (``GET /v1/matches/{id}`` with a bearer token: token lookup, match load, the engine's view,
    JSON) against the baseline's ``GET /view/<size>``, a static body of the same size.
-2. Actions: each client thread plays its own matches against a ``random`` bot, sending one
-   of the ``legal_actions`` of the view it last got, with ``If-Match`` and an
-   ``Idempotency-Key`` as the README tells bot authors to; when a match ends it creates the
-   next one (creations are counted apart, their time is inside the slice). The answer is the
-   view after the bot's replies. Baseline: ``POST /counter/<k>/<size>``, a one-row
-   ``SELECT ... FOR UPDATE`` + ``UPDATE`` transaction per request (a row per client thread,
-   as each of our clients locks only its own match) answering a body of the mean size of
-   our action answers.
+2. Conditional GETs: the same reads with ``If-None-Match`` of the current ETag (a 304)
+   against the same static body.
+3. Actions: each client thread has two players who play their own matches against each
+   other (bots move in a background worker, which this benchmark does not run), one
+   action of the seat to act per step, one of the ``legal_actions`` of its view, with
+   ``If-Match`` and an ``Idempotency-Key`` as the README tells bot authors to; when the seat
+   to act changed it first reads that seat's view (a GET), and when a match ends it creates
+   the next one (creations and reads are counted apart, their time is inside the slice).
+   Baseline: a ``GET /view/<size>`` then ``POST /counter/<k>/<size>``, a one-row
+   ``SELECT ... FOR UPDATE`` + ``UPDATE`` transaction (a row per client thread, as each of
+   our clients locks only its own match) answering a body of the mean size of our action
+   answers.
    Requests per second, p50 and p99 latency, and ours / baseline.
-3. Long polls: N idle ``GET /v1/matches/{id}?wait=30`` with ``If-None-Match`` held by a
+4. Long polls: N idle ``GET /v1/matches/{id}?wait=30`` with ``If-None-Match`` held by a
    selectors-based raw HTTP client, a tenth of them on one match and the rest spread over nine
    others. While they wait: latency of fresh requests (a new connection each) to ``/healthz``
    and to a match view, PostgreSQL backends of our database (pg_stat_activity), and the
    workers' memory per waiter. Then one action on the first match; ``wake_all_ms`` is the time
-   from sending that POST to the last of its waiters' complete 200 answers. The baseline holds
+   from sending that POST to the last of its waiters' complete 200 answers, ``wake_p99_ms``
+   their 99th percentile; ``longpoll_waiters`` is N when that p99 is within 250 ms (else 0).
+   The baseline holds
    the same number of ``GET /wait?wait=30`` requests while its ``/healthz`` is timed.
 
 Ratios are ours / baseline: below 1 for throughput means slower than the floor, above 1 for
@@ -86,6 +92,11 @@ REQUEST_TIMEOUT = 10.0
 MAX_REQUESTS_PER_THREAD = 2_000_000
 """Every request loop also stops after this many requests, whatever its deadline says."""
 WAIT_SECONDS = 30
+WAKE_TARGET_MS = 250
+"""`longpoll_waiters` counts the held long polls only when the waiters of the changed match
+were all answered (with the new version) within this, at the 99th percentile."""
+CLIENT = "python http.client threads (keep-alive)"
+"""The load client of both sides (wrk is not used: see docs/benchmarks.md)."""
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") / 1024
 
@@ -461,9 +472,15 @@ def run_slice(server: Gunicorn, clients: list, duration: float) -> SliceResult:
 
 
 class GetClient:
-    def __init__(self, path: str, token: str | None) -> None:
+    """GETs of one path; with `if_none_match` a conditional GET that must answer 304."""
+
+    def __init__(self, path: str, token: str | None, if_none_match: str | None = None) -> None:
         self.path = path
         self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.expect = 200
+        if if_none_match is not None:
+            self.headers["If-None-Match"] = if_none_match
+            self.expect = 304
 
     def step(self, conn: Conn, res: SliceResult) -> None:
         t0 = perf_counter()
@@ -471,7 +488,7 @@ class GetClient:
         res.latencies.append(perf_counter() - t0)
         res.count += 1
         res.bytes += len(data)
-        if status == 200:
+        if status == self.expect:
             res.ok += 1
         else:
             res.errors += 1
@@ -482,63 +499,70 @@ class GetClient:
 
 
 class ActionClient:
-    """Plays its own matches against a random bot, one legal action at a time."""
+    """Two bench players playing a match against each other: each step is one action by the
+    seat to act, with If-Match and an Idempotency-Key as the README tells bot authors to
+    send them. Only the POST is timed; when the seat to act is not the one that acted last,
+    its view is read first (a GET, inside the slice's time: the baseline does a GET before
+    each POST too). Bots move in a background worker, which the benchmark does not run, so
+    no seat is a bot."""
 
-    def __init__(self, token: str, seed: int) -> None:
-        self.token = token
-        self.auth = {"Authorization": f"Bearer {token}"}
+    def __init__(self, tokens: tuple[str, str], seed: int) -> None:
+        self.auths = [{"Authorization": f"Bearer {t}"} for t in tokens]
         self.rng = random.Random(seed)
         self.match_id: str | None = None
-        self.view: dict | None = None
-        self.etag: str | None = None
-        self.stale = False
+        self.views: dict[int, tuple[dict, str | None]] = {}
 
     def _create(self, conn: Conn, res: SliceResult) -> None:
-        body = json.dumps({"players": 2, "bots": [{"seat": 1, "level": "random"}],
-                           "visibility": "private"}).encode()
-        status, resp, data = conn.request(
-            "POST", "/v1/matches", body, {**self.auth, "Content-Type": "application/json"})
+        self.match_id, self.views = None, {}
+        json_type = {"Content-Type": "application/json"}
+        body = json.dumps({"players": 2, "visibility": "private"}).encode()
+        status, _, data = conn.request("POST", "/v1/matches", body,
+                                          {**self.auths[0], **json_type})
         res.extra["creates"] += 1
         if status != 201:
             res.errors += 1
             res.extra[f"create_status_{status}"] += 1
             return
-        self.view = json.loads(data)
-        self.match_id = self.view["id"]
-        self.etag = resp.getheader("ETag")
+        view = json.loads(data)
+        body = json.dumps({"invite_code": view["invite_code"]}).encode()
+        status, _, data = conn.request("POST", f"/v1/matches/{view['id']}/join", body,
+                                       {**self.auths[1], **json_type})
+        if status != 200:
+            res.errors += 1
+            res.extra[f"join_status_{status}"] += 1
+            return
+        self.match_id = view["id"]
 
-    def _refresh(self, conn: Conn, res: SliceResult) -> None:
-        status, resp, data = conn.request("GET", f"/v1/matches/{self.match_id}", None, self.auth)
-        res.extra["refreshes"] += 1
-        if status == 200:
-            self.view = json.loads(data)
-            self.etag = resp.getheader("ETag")
-        else:
-            self.view = None
+    def _view(self, conn: Conn, res: SliceResult, seat: int) -> tuple[dict, str | None] | None:
+        if seat not in self.views:
+            status, resp, data = conn.request("GET", f"/v1/matches/{self.match_id}", None,
+                                              self.auths[seat])
+            res.extra["views_read"] += 1
+            if status != 200:
+                return None
+            self.views = {seat: (json.loads(data), resp.getheader("ETag"))}
+        return self.views[seat]
 
     def step(self, conn: Conn, res: SliceResult) -> None:
-        if self.stale and self.match_id is not None:
-            self.stale = False
-            self._refresh(conn, res)
+        if self.match_id is None:
+            self._create(conn, res)
             return
-        view = self.view
-        if view is None or view.get("status") != "active":
-            if view is not None and view.get("status") == "finished":
+        seen = self._view(conn, res, next(iter(self.views), 0))
+        if seen is None or seen[0].get("status") != "active":
+            if seen is not None and seen[0].get("status") == "finished":
                 res.extra["matches_finished"] += 1
             self._create(conn, res)
             return
-        legal = view.get("legal_actions") or []
-        if not legal:
+        seat = seen[0]["hand"]["to_act"][0]
+        mine = self._view(conn, res, seat)
+        if mine is None or not mine[0].get("legal_actions"):
             res.extra["no_legal_action"] += 1
-            self._refresh(conn, res)
-            if self.view is not None and not self.view.get("legal_actions") \
-                    and self.view.get("status") == "active":
-                self.view = None  # give this match up, start another
+            self.match_id = None
             return
-        action = self.rng.choice(legal)
-        body = json.dumps(action).encode()
-        headers = {**self.auth, "Content-Type": "application/json",
-                   "If-Match": self.etag or "*", "Idempotency-Key": uuid.uuid4().hex}
+        view, tag = mine
+        body = json.dumps(self.rng.choice(view["legal_actions"])).encode()
+        headers = {**self.auths[seat], "Content-Type": "application/json",
+                   "If-Match": tag or "*", "Idempotency-Key": uuid.uuid4().hex}
         t0 = perf_counter()
         status, resp, data = conn.request("POST", f"/v1/matches/{self.match_id}/actions",
                                           body, headers)
@@ -547,17 +571,16 @@ class ActionClient:
         res.bytes += len(data)
         if status == 200:
             res.ok += 1
-            self.view = json.loads(data)
-            self.etag = resp.getheader("ETag")
+            self.views = {seat: (json.loads(data), resp.getheader("ETag"))}
         else:
             res.errors += 1
             res.extra[f"action_status_{status}"] += 1
             if len(res.error_samples) < 5:
                 res.error_samples.append(f"action {status}: {data[:300]!r}")
-            self._refresh(conn, res)
+            self.views = {}
 
     def reset_after_error(self) -> None:
-        self.stale = True  # read the view again before the next action
+        self.views = {}  # read the views again before the next action
 
 
 class CounterClient:
@@ -565,9 +588,11 @@ class CounterClient:
 
     def __init__(self, k: int, size: int, seed: int) -> None:
         self.path = f"/counter/{k}/{size}"
+        self.view_path = f"/view/{size}"
         self.rng = random.Random(seed)
 
     def step(self, conn: Conn, res: SliceResult) -> None:
+        conn.request("GET", self.view_path, None, {})  # as our client reads the seat's view
         body = json.dumps({"type": "play", "card": self.rng.choice(["7c", "Ah", "3s"])}).encode()
         headers = {"Content-Type": "application/json", "Idempotency-Key": uuid.uuid4().hex}
         t0 = perf_counter()
@@ -854,7 +879,8 @@ def register(port: int, name: str) -> str:
 def create_bot_match(port: int, token: str) -> tuple[dict, str]:
     data, hdrs, _ = call_json(port, "POST", "/v1/matches",
                               {"players": 2, "bots": [{"seat": 1, "level": "random"}],
-                               "visibility": "private"}, token=token, expect=201)
+                               "visibility": "private", "options": {"first_dealer": 1}},
+                              token=token, expect=201)
     return data, hdrs.get("etag")
 
 
@@ -935,6 +961,8 @@ def long_poll_phase(ours: Gunicorn, base: Gunicorn, pg: Postgres, our_db: str, n
     finally:
         waiters.stop()
     wake_all = None if len(woken) < len(group0) or last is None else last - t_post
+    wake_times = [waiters.done_at[i] - t_post for i in woken]
+    wake_p99 = percentile(wake_times, 0.99) if len(woken) == len(group0) else None
     log(f"    one action on the first match: POST answered in {(t_posted - t_post) * 1000:.0f}"
         f" ms; {len(woken)}/{len(group0)} of its waiters answered"
         f" {dict(statuses)}, {versions_ok} with the new version; the last"
@@ -964,6 +992,10 @@ def long_poll_phase(ours: Gunicorn, base: Gunicorn, pg: Postgres, our_db: str, n
         wake_waiters=len(group0),
         wake_woken=len(woken),
         wake_all_ms=rounded(ms(wake_all), 1),
+        wake_p99_ms=rounded(ms(wake_p99), 1),
+        kb_per_waiter=rounded((rss1 - rss0) / n, 1),
+        longpoll_waiters=n if wake_p99 is not None and ms(wake_p99) <= WAKE_TARGET_MS
+        and versions_ok == len(group0) else 0,
         wake_first_ms=rounded(ms(first - t_post) if first else None, 1),
         wake_post_ms=rounded(ms(t_posted - t_post), 1),
         wake_after_post_answer_ms=rounded(ms(last - t_posted) if wake_all else None, 1),
@@ -1100,8 +1132,20 @@ def main(argv=None) -> int:
             (base, [GetClient(f"/view/{view_bytes}", None) for _ in range(clients_n)]),
             rounds, slice_s, warmup_s)
 
+        tags = [fresh_request(ours.port, "GET", f"/v1/matches/{m}",
+                              headers={"Authorization": f"Bearer {tok}"})[1]["etag"]
+                for m, tok in zip(get_matches, tokens)]
+        poll_o, poll_b = measure_pair(
+            "GET match view with If-None-Match (304) vs static body",
+            (ours, [GetClient(f"/v1/matches/{m}", t, tag)
+                    for m, t, tag in zip(get_matches, tokens, tags)]),
+            (base, [GetClient(f"/view/{view_bytes}", None) for _ in range(clients_n)]),
+            rounds, slice_s, warmup_s)
+
         # the baseline's write answers as many bytes as our action answers (measured first)
-        actors = [ActionClient(t, args.seed + i) for i, t in enumerate(tokens)]
+        opponents = [register(ours.port, f"bench_b{i}") for i in range(clients_n)]
+        actors = [ActionClient((t, o), args.seed + i)
+                  for i, (t, o) in enumerate(zip(tokens, opponents))]
         probe = run_slice(ours, actors, warmup_s)  # also the warm-up of both
         run_slice(base, [CounterClient(i, view_bytes, args.seed) for i in range(clients_n)],
                   warmup_s)
@@ -1121,6 +1165,8 @@ def main(argv=None) -> int:
         log(f"{'':34}{'':>7}{'':>8}{'':>8}{'':>7}"
             f"{'CPU':>8}{'CPU':>8}{'CPU':>6}{'ms/req':>9}{'ms/req':>7}")
         for label, s in (("GET /v1/matches/{id}", get_o), ("  baseline GET static", get_b),
+                         ("GET .../{id} If-None-Match: 304", poll_o),
+                         ("  baseline GET static", poll_b),
                          ("POST .../actions", act_o),
                          ("  baseline POST FOR UPDATE+UPDATE", act_b)):
             log(f"{label:34}{fmt(s['rps']):>7}{fmt(s['p50_ms'], '{:.2f}'):>8}"
@@ -1155,6 +1201,12 @@ def main(argv=None) -> int:
             get_server_cpu_ms_baseline=rounded(get_b["server_cpu_ms_per_request"], 3),
             get_pg_cpu_ms=rounded(get_o["pg_cpu_ms_per_request"], 3),
             get_pg_cpu_ms_baseline=rounded(get_b["pg_cpu_ms_per_request"], 3),
+            view_ratio=rounded(ratio(get_o["rps"], get_b["rps"]), 3),
+            poll_rps=rounded(poll_o["rps"]), poll_rps_baseline=rounded(poll_b["rps"]),
+            poll_ratio=rounded(ratio(poll_o["rps"], poll_b["rps"]), 3),
+            poll_p99_ms=rounded(poll_o["p99_ms"], 2), poll_errors=poll_o["errors"],
+            poll_server_cpu_ms=rounded(poll_o["server_cpu_ms_per_request"], 3),
+            poll_server_cpu_ms_baseline=rounded(poll_b["server_cpu_ms_per_request"], 3),
             action_rps=rounded(act_o["rps"]), action_rps_baseline=rounded(act_b["rps"]),
             action_ratio=rounded(ratio(act_o["rps"], act_b["rps"]), 3),
             action_p50_ms=rounded(act_o["p50_ms"], 2), action_p99_ms=rounded(act_o["p99_ms"], 2),
@@ -1169,7 +1221,9 @@ def main(argv=None) -> int:
             client_cpu_get=rounded(get_o["client_cpu"], 2),
             client_cpu_action=rounded(act_o["client_cpu"], 2),
         )
-        if get_o["errors"] or act_o["errors"] or get_b["errors"] or act_b["errors"]:
+        out["client"] = CLIENT
+        if get_o["errors"] or act_o["errors"] or get_b["errors"] or act_b["errors"] \
+                or poll_o["errors"]:
             failed = True
 
         log("")

@@ -8,17 +8,36 @@ from flask_smorest import Blueprint
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from app import conditional, play, ratelimit
 from app import matches as service
-from app import play, ratelimit
-from app.match_store import get_match
-from app.api.responses import json_response, not_modified, view_response
+from app.api.responses import (
+    VIEW_HEADERS,
+    body_response,
+    json_bytes,
+    json_response,
+    not_modified,
+    view_response,
+)
 from app.auth import optional_player, require_player
 from app.extensions import db
+from app.match_store import get_match
 from app.models import Match
-from app.rendering import etag, etag_matches, match_summary, seat_of
-from app.schemas import (AUTH_OPTIONAL, AUTH_REQUIRED, IF_NONE_MATCH, JOIN_EXAMPLES,
-                         MATCH_EXAMPLES, JoinSchema, LobbyQuerySchema, MatchCreateSchema,
-                         MatchListSchema, MatchViewSchema, WaitQuerySchema, examples, headers)
+from app.rendering import etag_matches, etag_of, match_summary, match_view, seat_of
+from app.schemas import (
+    AUTH_OPTIONAL,
+    AUTH_REQUIRED,
+    IF_NONE_MATCH,
+    JOIN_EXAMPLES,
+    MATCH_EXAMPLES,
+    JoinSchema,
+    LobbyQuerySchema,
+    MatchCreateSchema,
+    MatchListSchema,
+    MatchViewSchema,
+    WaitQuerySchema,
+    examples,
+    headers,
+)
 from app.waiting import hub
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
@@ -74,26 +93,50 @@ def lobby(args: dict[str, Any]) -> Response:
 def show(args: dict[str, Any], match_id: str) -> Response:
     """The match as the caller may see it. `If-None-Match` gives 304 when nothing changed;
     with `wait` the request is held until the match changes or the wait runs out."""
-    player = optional_player()
     seen = request.headers.get("If-None-Match")
+    now = conditional.current(match_id)
+    if seen and now is not None and etag_matches(seen, now.etag):
+        unchanged = now.etag
+        if args["wait"]:
+            now = hub().wait_until([match_id], lambda: _changed(match_id, seen), args["wait"])
+        if now is None or etag_matches(seen, now.etag):  # (None: the wait ran out unchanged)
+            return not_modified(unchanged if now is None else now.etag)
+    return _view(match_id, now, seen)
 
-    def check() -> tuple[Match, int | None] | None:
+
+def optional_player_id() -> str | None:
+    player = optional_player()
+    return None if player is None else player.id
+
+
+def _changed(match_id: str, seen: str) -> conditional.Current | None:
+    """The caller's current view when it is no longer the one `seen` names (a long poll's
+    check: one cheap query, nothing loaded)."""
+    now = conditional.current(match_id)
+    return now if now is None or not etag_matches(seen, now.etag) else None
+
+
+def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> Response:
+    """The caller's view, rendered once per (match, version, seat) in this process.
+    Without `now` (an unknown match or token) the match and the caller are read in full,
+    which answers 401 or 404 as they should."""
+
+    def render() -> tuple[conditional.Key, bytes]:
+        player_id = optional_player_id() if now is None else now.player_id
         match = get_match(match_id)
-        seat = seat_of(match, player)
-        if args["wait"] and etag_matches(seen, etag(match, seat)):
-            return None
-        return match, seat
+        held = match.seat_of(player_id)
+        seat = None if held is None else held.seat
+        return (match.id, match.version, seat), json_bytes(match_view(match, seat))
 
-    found = check()
-    if found is None:
-        found = hub().wait_until([match_id], check, args["wait"])
-        if found is None:
-            match = get_match(match_id)
-            found = match, seat_of(match, player)
-    match, seat = found
-    if etag_matches(seen, etag(match, seat)):
-        return not_modified(etag(match, seat))
-    return view_response(match, seat)
+    if now is None:
+        (_, version, seat), body = render()
+    else:
+        (_, version, seat), body = conditional.renderings.get(
+            (match_id, now.version, now.seat), render)
+    tag = etag_of(match_id, version, seat)
+    if etag_matches(seen, tag):
+        return not_modified(tag)
+    return body_response(body, 200, {"ETag": tag, **VIEW_HEADERS})
 
 
 @blp.route("/matches/<match_id>/join", methods=["POST"])

@@ -3,25 +3,44 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from flask import Response, current_app
 
 from app.models import Match
 from app.rendering import etag, match_view
 
+VIEW_HEADERS = {"Cache-Control": "private, no-cache"}
+"""Every match view: private to its viewer, revalidated (ETag) before reuse."""
 
-def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    response = current_app.response_class(current_app.json.dumps(body) + "\n", status=status,
-                                          mimetype="application/json")
+
+def json_bytes(body: Any) -> bytes:
+    """`body` as the API sends JSON: keys sorted, compact, a final newline (as Flask's own
+    encoder does, several times faster; non-ASCII characters stay UTF-8 rather than
+    `\\u` escapes, the same JSON). Anything orjson refuses (an integer beyond 64 bits, a
+    non-string key) goes through Flask's encoder."""
+    try:
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+    except TypeError:
+        return (current_app.json.dumps(body) + "\n").encode()
+
+
+def body_response(data: bytes, status: int = 200,
+                  headers: dict[str, str] | None = None) -> Response:
+    """A response of an already-encoded JSON body."""
+    response = current_app.response_class(data, status=status, mimetype="application/json")
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
 
 
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return body_response(json_bytes(body), status, headers)
+
+
 def view_response(match: Match, seat: int | None, status: int = 200,
                   headers: dict[str, str] | None = None) -> Response:
     """The match as `seat` sees it, with its ETag; never cached by shared caches."""
-    all_headers = {"ETag": etag(match, seat), "Cache-Control": "private, no-cache",
-                   **(headers or {})}
+    all_headers = {"ETag": etag(match, seat), **VIEW_HEADERS, **(headers or {})}
     return json_response(match_view(match, seat), status, all_headers)
 
 

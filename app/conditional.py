@@ -1,0 +1,108 @@
+"""A match view's current ETag from one cheap query: conditional GETs (304) and woken long
+polls are answered without loading or rendering the match when nothing changed, and one
+rendering of each (match, version, seat) is shared by every request that asks for it.
+
+The query reads the version of the match and the caller's seat (the token checked in the
+same statement); it returns nothing for an unknown match or token, and the caller then takes
+the full path, which answers 401 / 404 exactly as before.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import NamedTuple
+
+from sqlalchemy import text
+
+from app.auth import bearer_token, hash_token, token_sent
+from app.extensions import db
+from app.models import id_can_exist
+from app.rendering import etag_of
+
+_WITH_PLAYER = text("""
+    SELECT p.id, m.version, s.seat
+    FROM players p
+    JOIN matches m ON m.id = :match_id
+    LEFT JOIN seats s ON s.match_id = m.id AND s.player_id = p.id AND NOT s.invited
+    WHERE p.token_hash = :token_hash""")
+_ANONYMOUS = text("SELECT version FROM matches WHERE id = :match_id")
+
+
+class Current(NamedTuple):
+    """Who asks and what they would see now: the key of one rendering."""
+
+    match_id: str
+    version: int
+    seat: int | None
+    player_id: str | None
+
+    @property
+    def etag(self) -> str:
+        return etag_of(self.match_id, self.version, self.seat)
+
+
+def current(match_id: str) -> Current | None:
+    """The caller's current view of `match_id` (version and seat), or None when it cannot be
+    told cheaply: no such match, an unknown token, a malformed Authorization header."""
+    if not id_can_exist(match_id):
+        return None
+    token = bearer_token()
+    if token is None:
+        if token_sent():
+            return None
+        version = db.session.execute(_ANONYMOUS, {"match_id": match_id}).scalar_one_or_none()
+        return None if version is None else Current(match_id, version, None, None)
+    row = db.session.execute(_WITH_PLAYER, {"match_id": match_id,
+                                            "token_hash": hash_token(token)}).one_or_none()
+    return None if row is None else Current(match_id, row.version, row.seat, row.id)
+
+
+Key = tuple[str, int, "int | None"]
+"""(match id, version, seat): what a view body depends on (the ETag promises as much)."""
+
+
+class Renderings:
+    """The last few rendered view bodies by (match, version, seat), shared by the requests
+    of this process (a change wakes many long polls of one match at once): concurrent
+    requests for one key render it once, the others wait for that body."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._bodies: OrderedDict[Key, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+        self._rendering: dict[Key, threading.Lock] = {}
+
+    def _known(self, key: Key) -> bytes | None:
+        with self._lock:
+            body = self._bodies.get(key)
+            if body is not None:
+                self._bodies.move_to_end(key)
+            return body
+
+    def get(self, key: Key, render: Callable[[], tuple[Key, bytes]]) -> tuple[Key, bytes]:
+        """The body of `key`, or what `render` gives: it loads the match, which may have
+        moved on, so it returns the key it rendered (stored under that key)."""
+        body = self._known(key)
+        if body is not None:
+            return key, body
+        with self._lock:
+            busy = self._rendering.setdefault(key, threading.Lock())
+        try:
+            with busy:  # a second request for this key waits for the first one's body
+                body = self._known(key)
+                if body is not None:
+                    return key, body
+                done, body = render()
+                with self._lock:
+                    self._bodies[done] = body
+                    while len(self._bodies) > self._size:
+                        self._bodies.popitem(last=False)
+                return done, body
+        finally:
+            with self._lock:
+                self._rendering.pop(key, None)
+
+
+renderings = Renderings()
+"""This process's shared renderings."""
