@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -141,6 +142,17 @@ def _raise_stop(signum: int, frame: object) -> None:
     raise _Stop(signum)
 
 
+def port_in_use(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be bound now (another server holds it), or None when free."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host or "0.0.0.0", port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 def serve(args: list[str]) -> int:
     """Migrate, then run gunicorn and a background worker until interrupted; stop the
     embedded database after."""
@@ -151,6 +163,11 @@ def serve(args: list[str]) -> int:
     env.setdefault("BIND_HOST", "127.0.0.1")
     # Stop within seconds on Ctrl-C even while clients hold long polls open.
     env.setdefault("GUNICORN_CMD_ARGS", "--graceful-timeout 5")
+    busy = port_in_use(env["BIND_HOST"], int(env["PORT"]))
+    if busy:
+        # (before the embedded database starts: a second serve must not stop the first's)
+        sys.exit(f"[dev] {env['BIND_HOST']}:{env['PORT']} is in use ({busy}): is another "
+                 "serve running? Stop it, or choose another PORT")
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_stop)
     datadir = None

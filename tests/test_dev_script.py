@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +119,19 @@ def test_interrupted_first_run_is_really_repaired(dev: ModuleType, tmp_path: Pat
     done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "--version"],
                           capture_output=True, text=True, check=True)
     assert "pip" in done.stdout
+
+
+def test_serve_refuses_a_port_in_use_before_starting_anything(tmp_path: Path) -> None:
+    """A second `serve` must not start (and on its way out stop) the first one's embedded
+    database: it checks the port first and says what to do."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = subprocess.run([sys.executable, str(DEV), "serve"], capture_output=True,
+                              text=True, timeout=60,
+                              env={**os.environ, "PORT": str(port), "BIND_HOST": "127.0.0.1",
+                                   "DATABASE_URL": ""})
+    assert done.returncode != 0
+    assert f"127.0.0.1:{port} is in use" in done.stderr and "PORT" in done.stderr
+    assert "starting embedded PostgreSQL" not in done.stdout + done.stderr
