@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -403,13 +403,22 @@ def test_a_match_that_ends_on_the_opponents_move_is_counted_by_the_open_check() 
 ACTION_EVENTS = {"card_played", "raised", "raise_accepted", "raise_refused", "eleven_decided"}
 
 
-def person_plays(base: str, token: str, match_id: str, seed: int) -> dict[str, Any]:
-    """The test's own seat: random legal actions (raises included) until the match ends."""
+def person_plays(base: str, token: str, match_id: str, seed: int,
+                 bot: subprocess.Popen[str] | None = None) -> dict[str, Any]:
+    """The test's own seat: random legal actions (raises included) until the match ends.
+    When the `bot` process ends before the match does, fail at once with what it said."""
     rng = random.Random(seed)
     auth = {"Authorization": f"Bearer {token}"}
     resp = requests.get(f"{base}/v1/matches/{match_id}", headers=auth, timeout=10)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
+        if bot is not None and bot.poll() is not None:
+            final = requests.get(f"{base}/v1/matches/{match_id}", headers=auth, timeout=10)
+            if final.json()["status"] == "finished":
+                return final.json()
+            out, err = bot.communicate()
+            raise AssertionError(f"the bot exited ({bot.returncode}) before the match "
+                                 f"ended:\n{err[-3000:]}\n{out[-500:]}")
         assert resp.status_code in (200, 304, 412), resp.text
         if resp.status_code == 200:
             current, etag = resp.json(), resp.headers["ETag"]
@@ -448,6 +457,31 @@ def run_bot(tmp_path: Path, args: list[str], token: str | None = None) -> subpro
         env["TRUCO_TOKEN"] = token
     return subprocess.Popen([sys.executable, str(standalone), *args], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def seated(process: subprocess.Popen[str], start: Callable[[], subprocess.Popen[str]],
+           base: str, auth: dict[str, str], match_id: str, seat: int) -> subprocess.Popen[str]:
+    """The bot process once it holds `seat` of `match_id`. A bot that ends before it took
+    the seat is started once more (seen once in CI: the process ended before registering,
+    with nothing in the server's log), what it printed kept in the test's output; a second
+    such end fails the test."""
+    for attempt in (1, 2):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            view = requests.get(f"{base}/v1/matches/{match_id}", headers=auth, timeout=10).json()
+            player = view["seats"][seat]["player"]
+            if player is not None and not view["seats"][seat]["invited"]:
+                return process
+            time.sleep(0.1)
+        if process.poll() is None:
+            process.kill()
+        out, err = process.communicate()
+        print(f"the example bot ended before taking seat {seat} (run {attempt}, status "
+              f"{process.returncode}):\n{err[-3000:]}\n{out[-500:]}")
+        if attempt == 2:
+            raise AssertionError(f"the example bot never took seat {seat}:\n{err[-3000:]}")
+        process = start()
+    raise AssertionError("not reached")
 
 
 def check_bot_run(base: str, auth: dict[str, str], match_id: str, bot_id: str,
@@ -500,10 +534,14 @@ def test_the_bot_joins_a_private_match_by_its_code_and_plays_it_to_the_end(
     match_id, code = created["id"], created["invite_code"]
     assert code and created["status"] == "waiting"
 
-    process = run_bot(tmp_path, ["--base", base, "--name", "example-bot", "--join", match_id,
-                                 "--invite-code", code, "--once", "--wait", "10"])
+    def start() -> subprocess.Popen[str]:
+        return run_bot(tmp_path, ["--base", base, "--name", "example-bot", "--join", match_id,
+                                  "--invite-code", code, "--once", "--wait", "10"])
+
+    process = start()
     try:
-        end = person_plays(base, person["token"], match_id, seed=5)
+        process = seated(process, start, base, auth, match_id, 1)
+        end = person_plays(base, person["token"], match_id, seed=5, bot=process)
         bot_id = next(s["player"]["id"] for s in end["seats"] if s["seat"] == 1)
         _, err = check_bot_run(base, auth, match_id, bot_id, end, process)
         assert "registered example-bot" in err
@@ -525,7 +563,11 @@ def test_the_bot_accepts_an_invitation_to_a_four_player_match(
                           timeout=10).json()
     person = requests.post(f"{base}/v1/players", json={"name": "bia"}, timeout=10).json()
     auth = {"Authorization": f"Bearer {person['token']}"}
-    process = run_bot(tmp_path, ["--base", base, "--once", "--wait", "10"], token=robot["token"])
+    def start() -> subprocess.Popen[str]:
+        return run_bot(tmp_path, ["--base", base, "--once", "--wait", "10"],
+                       token=robot["token"])
+
+    process = start()
     try:
         time.sleep(0.5)  # the bot is (most likely) already in its long poll
         created = requests.post(f"{base}/v1/matches", headers=auth, timeout=10, json={
@@ -533,7 +575,8 @@ def test_the_bot_accepts_an_invitation_to_a_four_player_match(
             "bots": [{"seat": 2, "level": "random"}, {"seat": 3, "level": "random"}]})
         assert created.status_code == 201, created.text
         match_id = created.json()["id"]
-        end = person_plays(base, person["token"], match_id, seed=11)
+        process = seated(process, start, base, auth, match_id, 1)
+        end = person_plays(base, person["token"], match_id, seed=11, bot=process)
         summary, err = check_bot_run(base, auth, match_id, robot["id"], end, process,
                                      races=True)
         assert f"{match_id}: joined in seat 1" in err
