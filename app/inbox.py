@@ -24,9 +24,11 @@ def _waits_for_player() -> ColumnElement[bool]:
     return Seat.invited | ((Match.status == "active") & (Seat.seat == any_(Match.to_act)))
 
 
-def page(player: Player, filters: dict[str, Any]) -> dict[str, Any]:
+def page(player: Player, filters: dict[str, Any],
+         known: tuple[int, int] | None = None) -> dict[str, Any]:
     """A page of the player's matches (invitations included), filtered by `status` and
-    `your_turn`, from `offset`, `limit` long: `{"items", "next_offset", "awaiting"}`."""
+    `your_turn`, from `offset`, `limit` long: `{"items", "next_offset", "awaiting"}`.
+    `known`: the player's `attention` when the caller has just read it (not read again)."""
     waits = _waits_for_player()
     query = (select(Match).join(Seat, Seat.match_id == Match.id)
              .where(Seat.player_id == player.id)
@@ -42,7 +44,7 @@ def page(player: Player, filters: dict[str, Any]) -> dict[str, Any]:
     more = len(rows) > filters["limit"]
     return {"items": [match_summary(m, player) for m in rows[:filters["limit"]]],
             "next_offset": filters["offset"] + filters["limit"] if more else None,
-            "awaiting": attention(player)[0]}
+            "awaiting": (known or attention(player))[0]}
 
 
 def attention(player: Player) -> tuple[int, int]:

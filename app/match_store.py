@@ -13,6 +13,7 @@ import engine
 from app.errors import ApiError
 from app.extensions import db
 from app.models import ActionRecord, Event, Match, Seat, id_can_exist
+from app.rendering import iso
 from app.waiting import CHANNEL
 from app.webhook_events import on_store as enqueue_webhooks
 
@@ -120,7 +121,7 @@ def schedule(match: Match, now: datetime) -> None:
         match.deadline = now + timedelta(seconds=match.turn_timeout)
         match.warn_at = match.deadline - warning_before(match.turn_timeout)
         append_events(match, [{"type": "deadline_set", "seats": people,
-                               "deadline": match.deadline.isoformat().replace("+00:00", "Z")}])
+                               "deadline": iso(match.deadline)}])
     if match.status == "active" and bots.intersection(match.to_act):
         match.due_at = now
         db.session.execute(text("SELECT pg_notify(:channel, :payload)"),

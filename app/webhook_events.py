@@ -15,6 +15,7 @@ from sqlalchemy import select
 import engine
 from app.extensions import db
 from app.models import Match
+from app.rendering import iso
 from app.webhook_models import WebhookDelivery, WebhookEndpoint
 
 
@@ -27,7 +28,7 @@ def _payload(match: Match, event: str, player_id: str, seat: int | None,
              your_turn: bool, extra: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": event,
-        "timestamp": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"),
+        "timestamp": iso(datetime.now(timezone.utc)),
         "data": {"match_id": match.id, "version": match.version, "status": match.status,
                  "player_id": player_id, "seat": seat,
                  "team": None if seat is None else seat % 2, "your_turn": your_turn,
@@ -95,7 +96,7 @@ def enqueue_deadline_soon(match: Match, player_id: str) -> int:
     transaction (once per turn)."""
     seat = match.seat_of(player_id)
     number = None if seat is None else seat.seat
-    deadline = match.deadline.isoformat().replace("+00:00", "Z") if match.deadline else None
+    deadline = iso(match.deadline)
     return enqueue(match, [("deadline_soon", player_id, number,
                             number is not None and number in (match.to_act or []),
                             {"deadline": deadline})])

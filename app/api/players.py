@@ -108,10 +108,11 @@ def my_matches(args: dict[str, Any]) -> Response:
     start = inbox.attention(player) if args["wait"] else None
 
     def check() -> dict[str, Any] | None:
-        listed = inbox.page(player, args)
+        now = inbox.attention(player)
+        listed = inbox.page(player, args, known=now)
         idle = (etag_matches(seen, inbox.list_tag(listed))
                 or (args.get("your_turn") and not listed["items"]))
-        return None if idle and inbox.attention(player) == start else listed
+        return None if idle and now == start else listed
 
     listed = check() if args["wait"] else inbox.page(player, args)
     if listed is None:
