@@ -1,6 +1,7 @@
-"""A match view's current ETag from one cheap query: conditional GETs (304) and woken long
-polls are answered without loading or rendering the match when nothing changed, and one
-rendering of each (match, version, seat) is shared by every request that asks for it.
+"""A match view's current ETag from what the process knows (app/known.py) or one cheap query:
+conditional GETs (304) and woken long polls are answered without loading or rendering the
+match when nothing changed, and one rendering of each (match, version, seat) is shared by
+every request that asks for it.
 
 The query reads the version of the match and the caller's seat (the token checked in the
 same statement); it returns nothing for an unknown match or token, and the caller then takes
@@ -19,6 +20,7 @@ from app.auth import bearer_token, hash_token, token_sent
 from app.extensions import db
 from app.models import id_can_exist
 from app.rendering import etag_of
+from app.waiting import hub
 
 _WITH_PLAYER = text("""
     SELECT p.id, m.version, s.seat
@@ -44,18 +46,36 @@ class Current(NamedTuple):
 
 def current(match_id: str) -> Current | None:
     """The caller's current view of `match_id` (version and seat), or None when it cannot be
-    told cheaply: no such match, an unknown token, a malformed Authorization header."""
+    told cheaply: no such match, an unknown token, a malformed Authorization header.
+
+    Without a query when this process knows the match's version, the token and the seat
+    (app/known.py); otherwise one query, whose findings it learns."""
     if not id_can_exist(match_id):
         return None
     token = bearer_token()
-    if token is None:
-        if token_sent():
-            return None
+    if token is None and token_sent():
+        return None
+    found = hub()
+    found.ensure_listener()
+    known = found.known
+    digest = None if token is None else hash_token(token)
+    player_id = None if digest is None else known.player(digest)
+    version = known.version(match_id)
+    if version is not None and (digest is None or player_id is not None):
+        seen = known.seat(match_id, player_id, version)
+        if seen is not None:
+            return Current(match_id, version, seen.seat, player_id)
+    generation = known.generation
+    if digest is None:
         version = db.session.execute(_ANONYMOUS, {"match_id": match_id}).scalar_one_or_none()
-        return None if version is None else Current(match_id, version, None, None)
-    row = db.session.execute(_WITH_PLAYER, {"match_id": match_id,
-                                            "token_hash": hash_token(token)}).one_or_none()
-    return None if row is None else Current(match_id, row.version, row.seat, row.id)
+        now = None if version is None else Current(match_id, version, None, None)
+    else:
+        row = db.session.execute(_WITH_PLAYER, {"match_id": match_id,
+                                                "token_hash": digest}).one_or_none()
+        now = None if row is None else Current(match_id, row.version, row.seat, row.id)
+    if now is not None:
+        known.learn(generation, match_id, now.version, now.player_id, now.seat, digest)
+    return now
 
 
 Key = tuple[str, int, "int | None"]

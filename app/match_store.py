@@ -14,7 +14,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import ActionRecord, Event, Match, Seat, id_can_exist
 from app.rendering import iso
-from app.waiting import CHANNEL
+from app.waiting import CHANNEL, known_at_commit
 from app.webhook_events import on_store as enqueue_webhooks
 
 DUE_CHANNEL = "truco_due"
@@ -72,6 +72,7 @@ def notify(match: Match, *others: str) -> None:
     db.session.execute(text("SELECT pg_notify(:channel, :payload)"), {
         "channel": CHANNEL,
         "payload": f"{match.id}:{match.version}:{','.join(sorted(players))}"})
+    known_at_commit(db.session(), match.id, match.version)
 
 
 def append_events(match: Match, events: list[dict[str, Any]]) -> None:

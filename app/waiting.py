@@ -21,19 +21,26 @@ from typing import Any, TypeVar
 
 import psycopg2
 import psycopg2.extensions
-from flask import request
+from flask import current_app, has_app_context, request
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
 
 from app import shutdown
 from app.disconnect import ClientGone, watch_client
 from app.extensions import db
+from app.known import Known
 from app.logthrottle import warn_throttled
 from app.pollcap import poll_slot
 
 CHANNEL = "truco"
+TOKENS_CHANNEL = "truco_tokens"
+"""Payload: the id of a player whose token was replaced (app.known forgets the old one)."""
 LISTENER_APPLICATION_NAME = "truco-listener"
 """`application_name` of the LISTEN connection (how it shows in pg_stat_activity)."""
-KEEPALIVE_SECONDS = 30
+KEEPALIVE_SECONDS = 5
+"""Idle seconds between the listener's round trips that prove its connection alive (what
+app.known trusts depends on it)."""
 RECONNECT_DELAY = 1.0
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -53,6 +60,13 @@ def notified_keys(payload: str) -> list[str]:
     return [match_id, *filter(None, players.split(","))]
 
 
+def notified_version(payload: str) -> tuple[str, int | None]:
+    """The match id and version a notification names (None: not a well-formed version)."""
+    match_id, _, rest = payload.partition(":")
+    version = rest.partition(":")[0]
+    return match_id, int(version) if version.isascii() and version.isdigit() else None
+
+
 class Hub:
     """Waiters by match id, woken by the process's listener."""
 
@@ -64,9 +78,11 @@ class Hub:
         self._started = False
         self._closed = threading.Event()
         self.ready = threading.Event()
+        self.known = Known()
+        """What this process knows for sure while its listener is up (app/known.py)."""
         shutdown.on_close(self._wake_all)
 
-    def _ensure_listener(self) -> None:
+    def ensure_listener(self) -> None:
         with self._lock:
             if self._started:
                 return
@@ -96,6 +112,7 @@ class Hub:
             except Exception:  # noqa: BLE001 - a dropped connection must not end the listener
                 log.exception("LISTEN connection lost; reconnecting")
             self.ready.clear()
+            self.known.listening(False)
             time.sleep(RECONNECT_DELAY)
 
     def _listen(self) -> None:
@@ -104,7 +121,9 @@ class Hub:
         conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
         self._conn = conn
         try:
-            conn.cursor().execute(f"LISTEN {CHANNEL}")
+            conn.cursor().execute(f"LISTEN {TOKENS_CHANNEL}")
+            conn.cursor().execute(f"LISTEN {CHANNEL}")  # (last: pg_stat_activity shows it)
+            self.known.listening(True)
             self.ready.set()
             # Whatever committed while nobody listened is seen by this round of re-checks.
             self._wake_all()
@@ -117,9 +136,19 @@ class Hub:
                     conn.poll()
                 # (notifications may also arrive during the keepalive's round trip)
                 while conn.notifies:
-                    self._wake_keys(notified_keys(conn.notifies.pop(0).payload))
+                    self._heard(conn.notifies.pop(0))
         finally:
+            self.known.listening(False)
             conn.close()
+
+    def _heard(self, note: Any) -> None:
+        if note.channel == TOKENS_CHANNEL:
+            self.known.token_changed(note.payload)
+            return
+        match_id, version = notified_version(note.payload)
+        if version is not None:
+            self.known.heard(match_id, version)  # before the waiters re-check
+        self._wake_keys(notified_keys(note.payload))
 
     def _wake_keys(self, keys: list[str]) -> None:
         with self._lock:
@@ -141,7 +170,7 @@ class Hub:
         :mod:`app.pollcap`) and ends with `ClientGone` once the client has disconnected
         (:mod:`app.disconnect`). What `check` returns stays bound to its session (lazy loads work);
         objects loaded before a sleep are detached from the session the sleep released."""
-        self._ensure_listener()
+        self.ensure_listener()
         keys = list(keys)
         event = threading.Event()
         with self._lock:
@@ -170,10 +199,40 @@ class Hub:
                         del self._waiters[key]
 
 
+def token_replaced(session: Session, player_id: str) -> None:
+    """Every process forgets `player_id`'s old token once `session` commits the new one."""
+    session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": TOKENS_CHANNEL, "payload": player_id})
+    session.info.setdefault("truco_tokens", []).append(player_id)
+
+
+def known_at_commit(session: Session, match_id: str, version: int) -> None:
+    """Tell this process's :class:`~app.known.Known` of a change once `session` commits it
+    (this process then never answers from an older version, whatever its listener's lag)."""
+    session.info.setdefault("truco_heard", []).append((match_id, version))
+
+
+@event.listens_for(Session, "after_commit")
+def _tell_known(session: Session) -> None:
+    heard = session.info.pop("truco_heard", None)
+    tokens = session.info.pop("truco_tokens", None)
+    if (heard or tokens) and has_app_context():
+        found = current_app.extensions.get("truco_hub")
+        if found is not None:
+            for match_id, version in heard or ():
+                found.known.heard(match_id, version)
+            for player_id in tokens or ():
+                found.known.token_changed(player_id)
+
+
+@event.listens_for(Session, "after_rollback")
+def _forget_heard(session: Session) -> None:
+    session.info.pop("truco_heard", None)
+    session.info.pop("truco_tokens", None)
+
+
 def hub() -> Hub:
     """This process's hub (created on first use, after gunicorn has forked)."""
-    from flask import current_app
-
     found = current_app.extensions.get("truco_hub")
     if found is None:
         with _create_lock:

@@ -17,7 +17,7 @@ from app.rendering import etag_matches, player_public
 from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
                          MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
                          PlayerProfileSchema, RateLimitedProblemSchema, examples, headers)
-from app.waiting import hub
+from app.waiting import hub, token_replaced
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
 
@@ -76,6 +76,7 @@ def rotate_token() -> Response:
     player = require_player()
     token = new_token()
     player.token_hash = hash_token(token)
+    token_replaced(db.session(), player.id)
     db.session.commit()
     return json_response({**player_public(player), "token": token}, 200,
                          {"Cache-Control": "no-store"})

@@ -1,0 +1,119 @@
+"""What this process knows without asking the database: the current version of matches,
+callers' seats and tokens, so that a conditional GET (304), a long poll's re-check and a view
+whose rendering is already shared cost no query at all.
+
+Every fact comes from the process's LISTEN connection (:mod:`app.waiting`), which hears each
+committed change of every process, or from a read made while that connection listened. It is
+trusted only while the connection stays up: when it drops, notifications may be lost, so
+everything known is forgotten and reads made before the drop may not teach anything
+(`generation`). A version is never lowered (a read that raced a newer notification keeps the
+newer one), and every fact expires after a few seconds anyway, so even a connection that died
+without a word is re-read soon.
+
+What a 304 promises is then what PostgreSQL's own reads promise: the answer was current at a
+moment during the request, give or take the few milliseconds a notification takes to arrive
+after its commit. The process that commits a change learns it at once (read-your-writes on
+one process). A version this process has not heard of is never answered from here.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import NamedTuple
+
+FRESH_SECONDS = 10.0
+"""How long a fact learned here is used before it is read again."""
+MAX_ENTRIES = 200_000
+"""Beyond this many facts of one kind, all of that kind are forgotten (a bound on memory)."""
+
+
+class Seen(NamedTuple):
+    """A caller's seat (None: spectator) in a match at one version."""
+
+    version: int
+    seat: int | None
+
+
+class Known:
+    """The facts of one process; safe to share between its threads (or greenlets)."""
+
+    def __init__(self, clock=time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._live = False
+        self.generation = 0
+        """Changes whenever the listener connects or drops, or a token is replaced; a read
+        tagged with an older one teaches nothing."""
+        self._versions: dict[str, tuple[int, float]] = {}
+        self._seats: dict[tuple[str, str | None], tuple[Seen, float]] = {}
+        self._tokens: dict[str, tuple[str, float]] = {}
+
+    # ---- the listener's side -------------------------------------------------------------
+    def listening(self, live: bool) -> None:
+        """The LISTEN connection is (again) in place, or lost: start from nothing."""
+        with self._lock:
+            self._live = live
+            self.generation += 1
+            self._versions.clear()
+            self._seats.clear()
+            self._tokens.clear()
+
+    def heard(self, match_id: str, version: int) -> None:
+        """A committed change of `match_id` (a notification, or this process's own commit)."""
+        with self._lock:
+            if self._live:
+                self._raise(match_id, version)
+
+    def token_changed(self, player_id: str) -> None:
+        """`player_id`'s token was replaced: forget the old one (and what reads in flight
+        found, which may be the old token: a new generation)."""
+        with self._lock:
+            self.generation += 1
+            for digest in [d for d, (p, _) in self._tokens.items() if p == player_id]:
+                del self._tokens[digest]
+
+    # ---- the readers' side ----------------------------------------------------------------
+    def learn(self, generation: int, match_id: str, version: int,
+              player_id: str | None, seat: int | None, token_hash: str | None) -> None:
+        """What a database read made during `generation` found (a read is current when it
+        starts, so a notification heard since may already say more: versions never drop)."""
+        with self._lock:
+            if not self._live or generation != self.generation:
+                return
+            now = self._clock()
+            self._raise(match_id, version)
+            if len(self._seats) >= MAX_ENTRIES:
+                self._seats.clear()
+            self._seats[(match_id, player_id)] = (Seen(version, seat), now)
+            if token_hash is not None and player_id is not None:
+                if len(self._tokens) >= MAX_ENTRIES:
+                    self._tokens.clear()
+                self._tokens[token_hash] = (player_id, now)
+
+    def version(self, match_id: str) -> int | None:
+        """The current version of `match_id`, when known and fresh."""
+        found = self._versions.get(match_id)
+        if not self._live or found is None or self._clock() - found[1] > FRESH_SECONDS:
+            return None
+        return found[0]
+
+    def player(self, token_hash: str) -> str | None:
+        """The player whose token hashes to `token_hash`, when known and fresh."""
+        found = self._tokens.get(token_hash)
+        if not self._live or found is None or self._clock() - found[1] > FRESH_SECONDS:
+            return None
+        return found[0]
+
+    def seat(self, match_id: str, player_id: str | None, version: int) -> Seen | None:
+        """The caller's seat as read at `version` (seats change only with the version)."""
+        found = self._seats.get((match_id, player_id))
+        if found is None or found[0].version != version:
+            return None
+        return found[0]
+
+    def _raise(self, match_id: str, version: int) -> None:
+        found = self._versions.get(match_id)
+        if found is None or found[0] <= version:
+            if found is None and len(self._versions) >= MAX_ENTRIES:
+                self._versions.clear()
+            self._versions[match_id] = (version, self._clock())

@@ -1,0 +1,181 @@
+"""Conditional GETs and views answered from what the process knows (app/known.py): no query
+when nothing changed, never a 304 for a version the process has not seen, a change made by
+another process (or while the listener was down) always seen, a replaced token refused."""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event, text
+
+from tests.api.helpers import D2, act_ok, deal, full_match, get_view
+
+SETUP = {"options": {"first_dealer": 1}, "deals": [deal(D2)] * 4}
+
+
+@pytest.fixture()
+def other_app(app: Any) -> Iterator[Any]:
+    """A second app on the same database: another process, as far as the first one knows."""
+    from app import create_app
+    from app.extensions import db
+
+    second = create_app(dict(app.config))
+    yield second
+    hub = second.extensions.get("truco_hub")
+    if hub is not None:
+        hub.close()
+    with second.app_context():
+        db.engine.dispose()
+
+
+@contextmanager
+def counted(app: Any) -> Iterator[list[str]]:
+    """The SQL statements `app` sends inside the block."""
+    from app.extensions import db
+
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, *args) -> None:  # noqa: ANN001
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+
+
+def listening(app: Any) -> Any:
+    hub = app.extensions["truco_hub"]
+    assert hub.ready.wait(5), "the listener did not connect"
+    return hub
+
+
+def view(client: Any, match_id: str, player: Any, tag: str | None = None) -> Any:
+    headers = dict(player.headers) if player is not None else {}
+    if tag:
+        headers["If-None-Match"] = tag
+    return client.get(f"/v1/matches/{match_id}", headers=headers)
+
+
+def move(client: Any, match_id: str, seated: list[Any]) -> None:
+    """One legal action by the seat to act."""
+    for player in seated:
+        legal = get_view(client, match_id, player)["legal_actions"]
+        if legal:
+            act_ok(client, match_id, player, legal[0])
+            return
+    raise AssertionError("nobody may act")
+
+
+def eventually(check, seconds: float = 5.0) -> Any:  # noqa: ANN001
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.01)
+
+
+def test_unchanged_polls_and_views_send_no_query(client: Any, app: Any) -> None:
+    match_id, seated = full_match(client, players=2, **SETUP)
+    ana = seated[0]
+    for viewer in (ana, seated[1], None):
+        first = view(client, match_id, viewer)
+        listening(app)
+        first = view(client, match_id, viewer)  # (learned once the listener is up)
+        tag = first.headers["ETag"]
+        with counted(app) as statements:
+            polled = view(client, match_id, viewer, tag)
+            again = view(client, match_id, viewer)
+        assert polled.status_code == 304 and polled.headers["ETag"] == tag
+        assert again.status_code == 200 and again.get_data() == first.get_data()
+        assert statements == []
+
+
+def test_a_change_of_this_process_is_seen_at_once(client: Any, app: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id, seated = full_match(client, players=2, **SETUP)
+    ana = seated[0]
+    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
+    hub = listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    assert view(client, match_id, ana, tag).status_code == 304
+    # notifications arrive late (or never): what this process committed is known at commit
+    monkeypatch.setattr(hub, "_heard", lambda note: None)
+    mover = next(p for p in seated if legal[p.id])
+    act_ok(client, match_id, mover, legal[mover.id][0])
+    r = view(client, match_id, ana, tag)
+    assert r.status_code == 200 and r.headers["ETag"] != tag
+    assert r.json["version"] == get_view(client, match_id, ana)["version"]
+
+
+def test_a_change_of_another_process_is_never_answered_304(client: Any, app: Any,
+                                                           other_app: Any) -> None:
+    match_id, seated = full_match(client, players=2, **SETUP)
+    ana = seated[0]
+    view(client, match_id, ana)
+    listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    assert view(client, match_id, ana, tag).status_code == 304
+    other = other_app.test_client()
+    move(other, match_id, seated)
+    answer = eventually(lambda: view(client, match_id, ana, tag).status_code == 200)
+    assert answer, "the other process's change was not seen"
+    fresh = view(client, match_id, ana)
+    assert fresh.json == get_view(other, match_id, ana)
+
+
+def test_a_change_while_the_listener_is_down_is_read_from_the_database(
+        client: Any, app: Any, other_app: Any) -> None:
+    from app.extensions import db
+    from app.waiting import LISTENER_APPLICATION_NAME
+
+    match_id, seated = full_match(client, players=2, **SETUP)
+    ana = seated[0]
+    view(client, match_id, ana)
+    hub = listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    with app.app_context():
+        db.session.execute(text(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE application_name = :name AND pid <> pg_backend_pid()"),
+            {"name": LISTENER_APPLICATION_NAME})
+        db.session.commit()
+    assert eventually(lambda: not hub.ready.is_set()), "the listener did not see the drop"
+    # (the other app has no listener: its notification reaches nobody in this process)
+    move(other_app.test_client(), match_id, seated)
+    with counted(app) as statements:
+        r = view(client, match_id, ana, tag)
+    assert r.status_code == 200 and r.headers["ETag"] != tag
+    assert statements, "answered without asking the database while not listening"
+
+
+def test_a_replaced_token_is_refused_by_every_process(client: Any, app: Any,
+                                                      other_app: Any) -> None:
+    match_id, (ana, _) = full_match(client, players=2, **SETUP)
+    view(client, match_id, ana)
+    listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    assert view(client, match_id, ana, tag).status_code == 304  # the token is known here
+    r = other_app.test_client().post("/v1/players/me/token", headers=ana.headers)
+    assert r.status_code == 200
+    refused = eventually(lambda: view(client, match_id, ana, tag).status_code == 401)
+    assert refused, "the old token still works in the other process"
+    ana.token = r.json["token"]
+    assert view(client, match_id, ana, tag).status_code == 304
+
+
+def test_a_token_replaced_here_is_refused_at_once(client: Any, app: Any) -> None:
+    match_id, (ana, _) = full_match(client, players=2, **SETUP)
+    view(client, match_id, ana)
+    listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    assert view(client, match_id, ana, tag).status_code == 304
+    assert client.post("/v1/players/me/token", headers=ana.headers).status_code == 200
+    assert view(client, match_id, ana, tag).status_code == 401
