@@ -68,3 +68,24 @@ def require_player() -> Player:
     if player is None:
         raise ApiError(401, "unauthorized", "this endpoint needs Authorization: Bearer <token>")
     return player
+
+
+def caller_id() -> str:
+    """The caller's player id, or 401: from this process's known tokens (app/known.py)
+    without a query when it can, else from the database (and then known)."""
+    if "player" in g and g.player is not None:
+        return g.player.id
+    token = bearer_token()
+    if token is not None:
+        from app.waiting import hub
+
+        known = hub().known
+        digest = hash_token(token)
+        found = known.player(digest)
+        if found is not None:
+            return found
+        generation = known.generation
+        player = require_player()
+        known.learn_token(generation, digest, player.id)
+        return player.id
+    return require_player().id

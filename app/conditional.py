@@ -38,18 +38,24 @@ class Current(NamedTuple):
     version: int
     seat: int | None
     player_id: str | None
+    heard: bool = False
+    """Told by what the process heard (app/known.py), not read: it may lag a change that
+    another process committed a moment ago, by as long as the notification takes."""
 
     @property
     def etag(self) -> str:
         return etag_of(self.match_id, self.version, self.seat)
 
 
-def current(match_id: str) -> Current | None:
+def current(match_id: str, heard: bool = True) -> Current | None:
     """The caller's current view of `match_id` (version and seat), or None when it cannot be
     told cheaply: no such match, an unknown token, a malformed Authorization header.
 
-    Without a query when this process knows the match's version, the token and the seat
-    (app/known.py); otherwise one query, whose findings it learns."""
+    With `heard`, without a query when this process knows the match's version, the token
+    and the seat (app/known.py): good for a 304, which says only "nothing you have not seen
+    was heard of". A body is always rendered from a version read (`heard=False`), so that a
+    client whose action another process has just acknowledged never reads the match from
+    before it. Otherwise one query, whose findings the process learns."""
     if not id_can_exist(match_id):
         return None
     token = bearer_token()
@@ -61,10 +67,10 @@ def current(match_id: str) -> Current | None:
     digest = None if token is None else hash_token(token)
     player_id = None if digest is None else known.player(digest)
     version = known.version(match_id)
-    if version is not None and (digest is None or player_id is not None):
+    if heard and version is not None and (digest is None or player_id is not None):
         seen = known.seat(match_id, player_id, version)
         if seen is not None:
-            return Current(match_id, version, seen.seat, player_id)
+            return Current(match_id, version, seen.seat, player_id, heard=True)
     generation = known.generation
     if digest is None:
         version = db.session.execute(_ANONYMOUS, {"match_id": match_id}).scalar_one_or_none()

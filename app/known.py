@@ -90,6 +90,15 @@ class Known:
                     self._tokens.clear()
                 self._tokens[token_hash] = (player_id, now)
 
+    def learn_token(self, generation: int, token_hash: str, player_id: str) -> None:
+        """A token a database read made during `generation` found valid."""
+        with self._lock:
+            if not self._live or generation != self.generation:
+                return
+            if len(self._tokens) >= MAX_ENTRIES:
+                self._tokens.clear()
+            self._tokens[token_hash] = (player_id, self._clock())
+
     def version(self, match_id: str) -> int | None:
         """The current version of `match_id`, when known and fresh."""
         found = self._versions.get(match_id)

@@ -6,16 +6,17 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
 import engine
 from app.errors import ApiError
 from app.extensions import db
-from app.models import ActionRecord, Event, Match, Seat, id_can_exist
+from app.models import ActionRecord, Match, Seat, id_can_exist
 from app.rendering import iso
 from app.waiting import CHANNEL, known_at_commit
 from app.webhook_events import on_store as enqueue_webhooks
+from app.writes import SESSION_WRITES, Writes
 
 DUE_CHANNEL = "truco_due"
 """Background work that became due now (a bot's turn): payload the match id (workers listen)."""
@@ -61,7 +62,7 @@ def claim_due(now: datetime) -> Match | None:
     return None if claimed is None else get_match(claimed)
 
 
-def notify(match: Match, *others: str) -> None:
+def notify(match: Match, *others: str, writes: Writes = SESSION_WRITES) -> None:
     """Wake long polls in every app process; delivered by PostgreSQL at commit.
 
     The payload names the match, its version and the players seated in it (and `others`,
@@ -69,18 +70,16 @@ def notify(match: Match, *others: str) -> None:
     inbox both wake: `<match id>:<version>:<player id>,<player id>...`."""
     # (a seat added in this transaction has its player but no player_id before the flush)
     players = {s.player.id for s in match.seats if s.player is not None} | set(others)
-    db.session.execute(text("SELECT pg_notify(:channel, :payload)"), {
-        "channel": CHANNEL,
-        "payload": f"{match.id}:{match.version}:{','.join(sorted(players))}"})
+    writes.notify(CHANNEL, f"{match.id}:{match.version}:{','.join(sorted(players))}")
     known_at_commit(db.session(), match.id, match.version)
 
 
-def append_events(match: Match, events: list[dict[str, Any]]) -> None:
+def append_events(match: Match, events: list[dict[str, Any]],
+                  writes: Writes = SESSION_WRITES) -> None:
     """Add events to the log, numbered on from the match's count (the row is locked)."""
     for data in events:
         match.event_count += 1
-        db.session.add(Event(match_id=match.id, seq=match.event_count, version=match.version,
-                             type=data["type"], data=data))
+        writes.event(match.id, match.event_count, match.version, data)
 
 
 def bump(match: Match) -> None:
@@ -89,27 +88,28 @@ def bump(match: Match) -> None:
     match.updated_at = datetime.now(timezone.utc)
 
 
-def record(match: Match, seat: int, player_id: str | None, body: dict[str, Any]) -> None:
+def record(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
+           writes: Writes = SESSION_WRITES) -> None:
     """Record an applied action: replaying them in order rebuilds the state."""
     match.action_count += 1
-    db.session.add(ActionRecord(match_id=match.id, n=match.action_count, seat=seat,
-                                player_id=player_id, body=body))
+    writes.action(match.id, match.action_count, seat, player_id, body)
 
 
-def store(match: Match, state: engine.MatchState, now: datetime | None = None) -> None:
+def store(match: Match, state: engine.MatchState, now: datetime | None = None,
+          writes: Writes = SESSION_WRITES) -> None:
     """Keep the engine's state and what the app needs from it in columns (status, winner,
     the seats to act), and schedule what it calls for: a turn deadline for the players to
     act, background work for the bots to act, webhook deliveries for the players."""
-    enqueue_webhooks(match, state)  # before the columns change: it compares old and new
+    enqueue_webhooks(match, state, writes)  # before the columns change: it compares old and new
     match.state = state.to_json()
     match.to_act = list(state.to_act) if state.status == "active" else []
     if state.status == "finished":
         match.status = "finished"
         match.winner_team = state.winner_team
-    schedule(match, now or datetime.now(timezone.utc))
+    schedule(match, now or datetime.now(timezone.utc), writes)
 
 
-def schedule(match: Match, now: datetime) -> None:
+def schedule(match: Match, now: datetime, writes: Writes = SESSION_WRITES) -> None:
     """Set the turn deadline and `due_at` from the seats to act. Every move starts a new
     deadline for the players then to act (event `deadline_set`), so a seat that must act
     again after its own move gets a full turn too; a bot to act is due now (and the
@@ -122,11 +122,10 @@ def schedule(match: Match, now: datetime) -> None:
         match.deadline = now + timedelta(seconds=match.turn_timeout)
         match.warn_at = match.deadline - warning_before(match.turn_timeout)
         append_events(match, [{"type": "deadline_set", "seats": people,
-                               "deadline": iso(match.deadline)}])
+                               "deadline": iso(match.deadline)}], writes)
     if match.status == "active" and bots.intersection(match.to_act):
         match.due_at = now
-        db.session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                           {"channel": DUE_CHANNEL, "payload": match.id})
+        writes.notify(DUE_CHANNEL, match.id)
     else:
         match.due_at = match.warn_at or match.deadline
 

@@ -13,9 +13,11 @@ import engine
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
-from app.models import IdempotencyRecord, Match, Player
-from app.rendering import etag, etag_matches, match_view, seat_of
+from app import action_path
+from app.models import Match, Player
+from app.rendering import etag, etag_matches, match_view
 from app.webhook_events import enqueue_deadline_soon
+from app.writes import SESSION_WRITES, BufferedWrites, Writes
 from engine.bots import choose
 
 
@@ -50,15 +52,16 @@ AUTO_PLAY_LEVEL = "easy"
 
 def _keep(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
           state: engine.MatchState, events: list[dict[str, Any]],
-          now: datetime | None = None) -> None:
+          now: datetime | None = None, writes: Writes = SESSION_WRITES) -> None:
     """Record an applied action as a new version: the action, its events, the state."""
     bump(match)
-    record(match, seat, player_id, body)
-    append_events(match, events)
-    store(match, state, now)
+    record(match, seat, player_id, body, writes)
+    append_events(match, events, writes)
+    store(match, state, now, writes)
 
 
-def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any]) -> None:
+def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
+           writes: Writes = SESSION_WRITES) -> engine.MatchState:
     """Apply one action of `seat` to the locked, active `match`, or raise the API error that
     says why not (nothing changed)."""
     if match.status != "active":
@@ -74,41 +77,40 @@ def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any])
             raise ApiError(409, "match_not_active", exc.message) from exc
         raise ApiError(422, "illegal_action", exc.message, reason=exc.reason,
                        legal_actions=engine.legal_actions(state, seat)) from exc
-    _keep(match, seat, player_id, body, new_state, events)
+    _keep(match, seat, player_id, body, new_state, events, writes=writes)
+    return new_state
 
 
-def act(player: Player, match_id: str, body: dict[str, Any], *, if_match: str | None = None,
+def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | None = None,
         idempotency_key: str | None = None) -> Answer:
     """A player's action (API.md, actions): the caller's view after it. Bots that are to act
-    next move in the background, each move its own transaction."""
-    match = lock_match(match_id)
-    seat = seat_of(match, player)
-    if seat is None:
+    next move in the background, each move its own transaction. The hot path: one round
+    trip locks and reads, one writes (app/action_path.py), then the commit."""
+    loaded = action_path.lock_and_load(match_id, player_id, idempotency_key)
+    match = loaded.match
+    held = match.seat_of(player_id)
+    if held is None:
         raise ApiError(403, "not_a_player", "you have no seat in this match")
+    seat = held.seat
     digest = request_hash(body)
-    if idempotency_key is not None:
-        stored = db.session.get(IdempotencyRecord, (player.id, match.id, idempotency_key))
-        if stored is not None:
-            db.session.rollback()
-            if stored.request_hash != digest:
-                raise ApiError(422, "idempotency_key_reused",
-                               "this Idempotency-Key was used with another body")
-            return Answer(stored.status_code, stored.response,
-                          {**stored.headers, "Idempotent-Replayed": "true"})
+    if idempotency_key is not None and loaded.replay is not None:
+        db.session.rollback()
+        if loaded.replay["request_hash"] != digest:
+            raise ApiError(422, "idempotency_key_reused",
+                           "this Idempotency-Key was used with another body")
+        return Answer(loaded.replay["status_code"], loaded.replay["response"],
+                      {**loaded.replay["headers"], "Idempotent-Replayed": "true"})
     if if_match is not None and not etag_matches(if_match, etag(match, seat)):
         raise ApiError(412, "version_mismatch", "the match changed since that representation",
                        current=match_view(match, seat), headers={"ETag": etag(match, seat)})
-    _apply(match, seat, player.id, body)
-    held = match.seat_of(player.id)
-    assert held is not None
+    writes = BufferedWrites(loaded.endpoints)
+    state = _apply(match, seat, player_id, body, writes)
     held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
-    notify(match)
-    answer = Answer(200, match_view(match, seat), view_headers(match, seat))
-    if idempotency_key is not None:
-        db.session.add(IdempotencyRecord(player_id=player.id, match_id=match.id,
-                                          key=idempotency_key, request_hash=digest,
-                                          status_code=answer.status, response=answer.body,
-                                          headers=answer.headers))
+    notify(match, writes=writes)
+    answer = Answer(200, match_view(match, seat, state), view_headers(match, seat))
+    kept = None if idempotency_key is None else (
+        idempotency_key, digest, answer.status, answer.body, answer.headers)
+    action_path.write(match, writes, seat, player_id, kept)
     db.session.commit()
     return answer
 

@@ -49,9 +49,12 @@ def _rules_while_waiting(match: Match) -> dict[str, Any]:
     return {"ruleset": match.ruleset, **options.to_dict()}
 
 
-def match_view(match: Match, seat: int | None) -> dict[str, Any]:
-    """The match as `seat` (None: spectator) may see it."""
-    state = engine.MatchState.from_json(match.state) if match.state else None
+def match_view(match: Match, seat: int | None,
+               state: engine.MatchState | None = None) -> dict[str, Any]:
+    """The match as `seat` (None: spectator) may see it (`state`: the engine's state of
+    `match.state`, when the caller has it already)."""
+    if state is None and match.state:
+        state = engine.MatchState.from_json(match.state)
     game = engine.view(state, seat) if state is not None else None
     in_hand = game["cards_in_hand"] if game else [0] * match.players
     start = match.config.get("start_score") or [0, 0]

@@ -22,7 +22,8 @@ from typing import Any, TypeVar
 import psycopg2
 import psycopg2.extensions
 from flask import current_app, has_app_context, request
-from sqlalchemy import event, text
+from sqlalchemy import event as orm_event
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -212,7 +213,7 @@ def known_at_commit(session: Session, match_id: str, version: int) -> None:
     session.info.setdefault("truco_heard", []).append((match_id, version))
 
 
-@event.listens_for(Session, "after_commit")
+@orm_event.listens_for(Session, "after_commit")
 def _tell_known(session: Session) -> None:
     heard = session.info.pop("truco_heard", None)
     tokens = session.info.pop("truco_tokens", None)
@@ -225,7 +226,7 @@ def _tell_known(session: Session) -> None:
                 found.known.token_changed(player_id)
 
 
-@event.listens_for(Session, "after_rollback")
+@orm_event.listens_for(Session, "after_rollback")
 def _forget_heard(session: Session) -> None:
     session.info.pop("truco_heard", None)
     session.info.pop("truco_tokens", None)

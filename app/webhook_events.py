@@ -10,13 +10,10 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
-
 import engine
-from app.extensions import db
 from app.models import Match
 from app.rendering import iso
-from app.webhook_models import WebhookDelivery, WebhookEndpoint
+from app.writes import SESSION_WRITES, Writes
 
 
 def _player_of(seat: Any) -> str | None:
@@ -36,30 +33,27 @@ def _payload(match: Match, event: str, player_id: str, seat: int | None,
     }
 
 
-def enqueue(match: Match, wanted: Iterable[tuple[str, str, int | None, bool, dict[str, Any]]]
-            ) -> int:
+def enqueue(match: Match, wanted: Iterable[tuple[str, str, int | None, bool, dict[str, Any]]],
+            writes: Writes = SESSION_WRITES) -> int:
     """Add a delivery per (event, player, seat, your_turn, extra data) and per active
     endpoint of that player subscribed to the event; the number added. The caller commits."""
     wanted = list(wanted)
     if not wanted:
         return 0
-    endpoints = db.session.execute(
-        select(WebhookEndpoint).where(
-            WebhookEndpoint.player_id.in_({w[1] for w in wanted}),
-            WebhookEndpoint.status == "active")).scalars().all()
+    endpoints = writes.endpoints({w[1] for w in wanted})
     now = datetime.now(timezone.utc)
     added = 0
     for event, player_id, seat, your_turn, extra in wanted:
         for endpoint in endpoints:
             if endpoint.player_id == player_id and event in endpoint.events:
-                db.session.add(WebhookDelivery(
-                    endpoint_id=endpoint.id, event=event, next_attempt_at=now,
-                    payload=_payload(match, event, player_id, seat, your_turn, extra)))
+                writes.delivery(endpoint.id, event,
+                                _payload(match, event, player_id, seat, your_turn, extra), now)
                 added += 1
     return added
 
 
-def on_store(match: Match, state: engine.MatchState) -> None:
+def on_store(match: Match, state: engine.MatchState,
+             writes: Writes = SESSION_WRITES) -> None:
     """Called by `match_store.store` before it writes `state` into the match's columns: the
     columns still hold the previous state, so what changed is known here. `match_started`
     (the match had no state), `your_turn` (a seat entered the seats to act),
@@ -81,7 +75,7 @@ def on_store(match: Match, state: engine.MatchState) -> None:
         if finished:
             wanted.append(("match_finished", player_id, seat.seat, False,
                            {"status": "finished", "winner_team": state.winner_team}))
-    enqueue(match, wanted)
+    enqueue(match, wanted, writes)
 
 
 def enqueue_invited(match: Match, player_id: str, seat: int | None = None) -> int:

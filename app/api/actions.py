@@ -8,11 +8,11 @@ from flask_smorest import Blueprint
 
 from app import play, ratelimit
 from app.api.responses import json_response
-from app.auth import require_player
+from app.auth import caller_id
 from app.errors import PROBLEM_MIMETYPE, ApiError, ProblemSchema
 from app.match_store import get_match
 from app.models import Match
-from app.rendering import match_view, seat_of
+from app.rendering import match_view
 from app.schemas import (ACTION_BODY, AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
                          IllegalActionProblemSchema, MatchViewSchema, RateLimitedProblemSchema,
                          ValidationProblemSchema, VersionMismatchProblemSchema, WaitQuerySchema,
@@ -25,7 +25,7 @@ blp = Blueprint("actions", __name__, url_prefix="/v1", description="Playing a ma
 @blp.before_request
 def _authenticate() -> None:
     """401 before the body is parsed: no token on an endpoint that needs one is 401 (API.md)."""
-    require_player()
+    caller_id()
 
 
 def _idempotency_key() -> str | None:
@@ -69,14 +69,15 @@ def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Re
     """Play, raise, accept or refuse. Answers with your view after the action; built-in bots
     then move in the background. With `wait=N` the answer is held until you must act
     again, the match is over, or N seconds pass, and shows the match at that moment."""
-    player = require_player()
-    ratelimit.check("action", player.id)
-    answer = play.act(player, match_id, body, if_match=request.headers.get("If-Match"),
+    player_id = caller_id()
+    ratelimit.check("action", player_id)
+    answer = play.act(player_id, match_id, body, if_match=request.headers.get("If-Match"),
                       idempotency_key=_idempotency_key())
     you = answer.body["you"]["seat"]
     if args["wait"] and answer.status == 200 and "Idempotent-Replayed" not in answer.headers \
             and answer.body["status"] == "active" and you not in answer.body["hand"]["to_act"]:
         match = _wait_for_turn(match_id, you, args["wait"]) or get_match(match_id)
-        seat = seat_of(match, player)
+        held = match.seat_of(player_id)
+        seat = None if held is None else held.seat
         return json_response(match_view(match, seat), 200, play.view_headers(match, seat))
     return json_response(answer.body, answer.status, answer.headers)

@@ -101,6 +101,8 @@ def show(args: dict[str, Any], match_id: str) -> Response:
             now = hub().wait_until([match_id], lambda: _changed(match_id, seen), args["wait"])
         if now is None or etag_matches(seen, now.etag):  # (None: the wait ran out unchanged)
             return not_modified(unchanged if now is None else now.etag)
+    if now is not None and now.heard:
+        now = conditional.current(match_id, heard=False)  # a body shows a version read
     return _view(match_id, now, seen)
 
 

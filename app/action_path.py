@@ -1,0 +1,179 @@
+"""The action's database work in two round trips (the hot path: every move of every match).
+
+1. :func:`lock_and_load`: the match row is locked, then the match, its seats and their
+   players, the caller's stored answer for an `Idempotency-Key` and the players' active
+   webhook endpoints are read, all in one round trip. (Two statements in one message: the
+   lock must be held before the read, so that the read sees what the lock's previous holder
+   committed; a single `SELECT ... FOR UPDATE` joining the seats would read them from the
+   snapshot taken before it waited.)
+2. :func:`write`: the match's new columns, the recorded action, its events, the caller's
+   deadline count reset, the idempotency record, the webhook outbox and the notifications,
+   all in one statement; then the caller commits.
+
+The match comes back as transient model objects (never added to the session), so the
+service and the rendering use the models as everywhere else; only the I/O is hand-written
+here. The models and migrations stay the single definition of the tables.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import orjson
+
+from app.errors import ApiError
+from app.extensions import db
+from app.models import Match, Player, Seat, id_can_exist
+from app.writes import BufferedWrites, Endpoint
+
+_LOCK_AND_LOAD = """
+SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE;
+SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.invite_code,
+       m.created_by, m.seed, m.fixed_deals, m.config::text, m.state::text, m.version,
+       m.event_count, m.action_count, m.winner_team, m.turn_timeout, m.on_timeout,
+       m.deadline, m.to_act, m.warn_at, m.due_at, m.created_at, m.updated_at,
+       (SELECT json_agg(json_build_object(
+                'seat', s.seat, 'player_id', s.player_id, 'bot_level', s.bot_level,
+                'invited', s.invited, 'timeouts', s.timeouts,
+                'timeouts_in_row', s.timeouts_in_row, 'name', p.name, 'bot', p.bot,
+                'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
+                                      'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'))
+                ORDER BY s.seat)::text
+          FROM seats s LEFT JOIN players p ON p.id = s.player_id
+         WHERE s.match_id = m.id),
+       (SELECT json_build_object('request_hash', i.request_hash,
+                                 'status_code', i.status_code, 'response', i.response,
+                                 'headers', i.headers)::text
+          FROM idempotency_records i
+         WHERE i.player_id = %(player_id)s AND i.match_id = m.id AND i.key = %(key)s),
+       (SELECT json_agg(json_build_object('id', e.id, 'player_id', e.player_id,
+                                          'events', e.events))::text
+          FROM webhook_endpoints e
+         WHERE e.status = 'active'
+           AND e.player_id IN (SELECT player_id FROM seats WHERE match_id = m.id))
+  FROM matches m WHERE m.id = %(match_id)s
+"""
+
+_WRITE = """
+WITH m AS (
+  UPDATE matches SET version = %(version)s, updated_at = %(updated_at)s,
+         event_count = %(event_count)s, action_count = %(action_count)s,
+         state = %(state)s::jsonb, to_act = %(to_act)s::smallint[], status = %(status)s,
+         winner_team = %(winner_team)s, deadline = %(deadline)s, warn_at = %(warn_at)s,
+         due_at = %(due_at)s
+   WHERE id = %(match_id)s),
+a AS (
+  INSERT INTO actions (match_id, n, seat, player_id, body)
+  SELECT %(match_id)s, x.n, x.seat, x.player_id, x.body
+    FROM jsonb_to_recordset(%(actions)s::jsonb)
+         AS x(n int, seat smallint, player_id text, body jsonb)),
+e AS (
+  INSERT INTO events (match_id, seq, version, type, data)
+  SELECT %(match_id)s, x.seq, x.version, x.type, x.data
+    FROM jsonb_to_recordset(%(events)s::jsonb)
+         AS x(seq int, version int, type text, data jsonb)),
+s AS (
+  UPDATE seats SET timeouts_in_row = 0
+   WHERE match_id = %(match_id)s AND seat = %(seat)s AND timeouts_in_row <> 0),
+i AS (
+  INSERT INTO idempotency_records
+         (player_id, match_id, key, request_hash, status_code, response, headers)
+  SELECT %(player_id)s, %(match_id)s, %(key)s, %(request_hash)s, %(status_code)s,
+         %(response)s::jsonb, %(headers)s::jsonb
+   WHERE %(key)s::text IS NOT NULL),
+d AS (
+  INSERT INTO webhook_deliveries (id, endpoint_id, event, payload, status, attempts,
+                                  next_attempt_at)
+  SELECT x.id, x.endpoint_id, x.event, x.payload, 'pending', 0, x.next_attempt_at
+    FROM jsonb_to_recordset(%(deliveries)s::jsonb)
+         AS x(id text, endpoint_id text, event text, payload jsonb,
+              next_attempt_at timestamptz))
+SELECT pg_notify(x.channel, x.payload)
+  FROM jsonb_to_recordset(%(notifications)s::jsonb) AS x(channel text, payload text)
+"""
+
+
+@dataclass
+class Loaded:
+    """A locked match as the action needs it."""
+
+    match: Match
+    replay: dict[str, Any] | None
+    """The stored answer of this Idempotency-Key, if it was used before."""
+    endpoints: list[Endpoint]
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    return None if moment is None else moment.astimezone(timezone.utc)
+
+
+def _cursor() -> Any:
+    """A DB-API cursor on the session's connection (its transaction, its commit)."""
+    return db.session.connection().connection.dbapi_connection.cursor()
+
+
+def lock_and_load(match_id: str, player_id: str, key: str | None) -> Loaded:
+    """Lock `match_id` and read it (404 when there is none): one round trip."""
+    if not id_can_exist(match_id):
+        raise ApiError(404, "match_not_found", f"no match {match_id}")
+    with _cursor() as cur:
+        cur.execute(_LOCK_AND_LOAD, {"match_id": match_id, "player_id": player_id,
+                                     "key": key})
+        row = cur.fetchone()
+    if row is None:
+        raise ApiError(404, "match_not_found", f"no match {match_id}")
+    (mid, ruleset, players, target_score, status, visibility, invite_code, created_by, seed,
+     fixed_deals, config, state, version, event_count, action_count, winner_team,
+     turn_timeout, on_timeout, deadline, to_act, warn_at, due_at, created_at, updated_at,
+     seats, replay, endpoints) = row
+    match = Match(
+        id=mid, ruleset=ruleset, players=players, target_score=target_score, status=status,
+        visibility=visibility, invite_code=invite_code, created_by=created_by, seed=seed,
+        fixed_deals=fixed_deals, config=orjson.loads(config),
+        state=None if state is None else orjson.loads(state), version=version,
+        event_count=event_count, action_count=action_count, winner_team=winner_team,
+        turn_timeout=turn_timeout, on_timeout=on_timeout, deadline=_utc(deadline),
+        to_act=list(to_act), warn_at=_utc(warn_at), due_at=_utc(due_at),
+        created_at=_utc(created_at), updated_at=_utc(updated_at),
+        seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
+    return Loaded(match, None if replay is None else orjson.loads(replay),
+                  [Endpoint(e["id"], e["player_id"], tuple(e["events"]))
+                   for e in orjson.loads(endpoints or "[]")])
+
+
+def _seat(match_id: str, s: dict[str, Any]) -> Seat:
+    player = None
+    if s["player_id"] is not None:
+        player = Player(id=s["player_id"], name=s["name"], bot=s["bot"],
+                        created_at=datetime.fromisoformat(s["created_at"]))
+    return Seat(match_id=match_id, seat=s["seat"], player_id=s["player_id"],
+                bot_level=s["bot_level"], invited=s["invited"], timeouts=s["timeouts"],
+                timeouts_in_row=s["timeouts_in_row"], player=player)
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def write(match: Match, writes: BufferedWrites, seat: int, player_id: str,
+          idempotency: tuple[str, str, int, dict[str, Any], dict[str, str]] | None) -> None:
+    """Store the changed `match` and everything `writes` holds, in one statement.
+    `idempotency`: (key, request hash, status, response body, headers) to keep, if any."""
+    key, request_hash, status_code, response, headers = idempotency or (None,) * 5
+    with _cursor() as cur:
+        cur.execute(_WRITE, {
+            "match_id": match.id, "version": match.version, "updated_at": match.updated_at,
+            "event_count": match.event_count, "action_count": match.action_count,
+            "state": _json(match.state), "to_act": list(match.to_act),
+            "status": match.status, "winner_team": match.winner_team,
+            "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
+            "actions": _json(writes.actions), "events": _json(writes.events),
+            "seat": seat, "player_id": player_id, "key": key, "request_hash": request_hash,
+            "status_code": status_code,
+            "response": None if response is None else _json(response),
+            "headers": None if headers is None else _json(headers),
+            "deliveries": _json(writes.deliveries),
+            "notifications": _json([{"channel": c, "payload": p}
+                                    for c, p in writes.notifications]),
+        })
