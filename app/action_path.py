@@ -32,7 +32,7 @@ SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE;
 SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.invite_code,
        m.created_by, m.seed, m.fixed_deals, m.config::text, m.state::text, m.version,
        m.event_count, m.action_count, m.winner_team, m.turn_timeout, m.on_timeout,
-       m.deadline, m.to_act, m.warn_at, m.due_at, m.created_at, m.updated_at,
+       m.deadline, m.to_act, m.score, m.warn_at, m.due_at, m.created_at, m.updated_at,
        (SELECT json_agg(json_build_object(
                 'seat', s.seat, 'player_id', s.player_id, 'bot_level', s.bot_level,
                 'invited', s.invited, 'timeouts', s.timeouts,
@@ -59,7 +59,8 @@ _WRITE = """
 WITH m AS (
   UPDATE matches SET version = %(version)s, updated_at = %(updated_at)s,
          event_count = %(event_count)s, action_count = %(action_count)s,
-         state = %(state)s::jsonb, to_act = %(to_act)s::smallint[], status = %(status)s,
+         state = %(state)s::jsonb, to_act = %(to_act)s::smallint[],
+         score = %(score)s::smallint[], status = %(status)s,
          winner_team = %(winner_team)s, deadline = %(deadline)s, warn_at = %(warn_at)s,
          due_at = %(due_at)s
    WHERE id = %(match_id)s),
@@ -125,7 +126,8 @@ def lock_and_load(match_id: str, player_id: str, key: str | None) -> Loaded:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     (mid, ruleset, players, target_score, status, visibility, invite_code, created_by, seed,
      fixed_deals, config, state, version, event_count, action_count, winner_team,
-     turn_timeout, on_timeout, deadline, to_act, warn_at, due_at, created_at, updated_at,
+     turn_timeout, on_timeout, deadline, to_act, score, warn_at, due_at, created_at,
+     updated_at,
      seats, replay, endpoints) = row
     match = Match(
         id=mid, ruleset=ruleset, players=players, target_score=target_score, status=status,
@@ -134,7 +136,7 @@ def lock_and_load(match_id: str, player_id: str, key: str | None) -> Loaded:
         state=None if state is None else orjson.loads(state), version=version,
         event_count=event_count, action_count=action_count, winner_team=winner_team,
         turn_timeout=turn_timeout, on_timeout=on_timeout, deadline=_utc(deadline),
-        to_act=list(to_act), warn_at=_utc(warn_at), due_at=_utc(due_at),
+        to_act=list(to_act), score=list(score), warn_at=_utc(warn_at), due_at=_utc(due_at),
         created_at=_utc(created_at), updated_at=_utc(updated_at),
         seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
     return Loaded(match, None if replay is None else orjson.loads(replay),
@@ -165,7 +167,7 @@ def write(match: Match, writes: BufferedWrites, seat: int, player_id: str,
         cur.execute(_WRITE, {
             "match_id": match.id, "version": match.version, "updated_at": match.updated_at,
             "event_count": match.event_count, "action_count": match.action_count,
-            "state": _json(match.state), "to_act": list(match.to_act),
+            "state": _json(match.state), "to_act": list(match.to_act), "score": list(match.score),
             "status": match.status, "winner_team": match.winner_team,
             "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
             "actions": _json(writes.actions), "events": _json(writes.events),

@@ -103,6 +103,7 @@ def store(match: Match, state: engine.MatchState, now: datetime | None = None,
     enqueue_webhooks(match, state, writes)  # before the columns change: it compares old and new
     match.state = state.to_json()
     match.to_act = list(state.to_act) if state.status == "active" else []
+    match.score = list(state.score)
     if state.status == "finished":
         match.status = "finished"
         match.winner_team = state.winner_team

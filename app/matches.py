@@ -69,7 +69,7 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
                   invite_code=secrets.token_urlsafe(9) if body["visibility"] == "private"
                   else None,
                   seed=seed, fixed_deals=fixed, config=config, version=1, event_count=0,
-                  action_count=0,
+                  action_count=0, score=list(body["start_score"] or [0, 0]),
                   turn_timeout=body["turn_timeout"], on_timeout=body["on_timeout"],
                   seats=[Seat(seat=seat, player=player)]
                   + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots]

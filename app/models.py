@@ -100,6 +100,11 @@ class Match(db.Model):
                                               server_default=text("'{}'"))
     """The seats that may act now (empty unless active): the engine's answer, kept here so
     that lists and the worker need not read the state."""
+    score: Mapped[list[int]] = mapped_column(ARRAY(SmallInteger), nullable=False,
+                                             default=lambda: [0, 0],
+                                             server_default=text("'{0,0}'"))
+    """The teams' points (the start score while waiting): the engine's answer, kept here so
+    that lists need not read the state."""
     warn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When to warn the players to act that their deadline is near (webhook
     `deadline_soon`); null once warned, or without a deadline."""

@@ -97,11 +97,10 @@ def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
     invitation = match.invitation_for(player.id) if player is not None else None
     if invitation is not None:
         seat = invitation.seat
-    score = (match.state or {}).get("score") or match.config.get("start_score") or [0, 0]
     return {
         "id": match.id, "ruleset": match.ruleset, "players": match.players,
         "status": match.status, "visibility": match.visibility, "version": match.version,
-        "score": list(score),
+        "score": list(match.score),
         "seats_free": sum(1 for i in range(match.players)
                           if i not in {s.seat for s in match.seats}),
         "winner_team": match.winner_team,

@@ -165,7 +165,7 @@ def profile(name: str, player: Player, step: Any, n: int, top: int) -> None:
     player.pause = player.resume = lambda: None
     out = io.StringIO()
     stats = pstats.Stats(prof, stream=out)
-    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats(os.environ.get("PROFILE_SORT", "tottime")).print_stats(top)
     print(f"== {name}: {plain:.3f} ms per request in-process (without the profiler), n={n}")
     lines = out.getvalue().splitlines()
     start = next(i for i, line in enumerate(lines) if "ncalls" in line)

@@ -175,3 +175,26 @@ def test_most_urgent_first_and_the_awaiting_count(client: Any, app: Any) -> None
     assert client.get("/v1/me/matches?limit=1&status=finished",
                       headers=ana.headers).json["awaiting"] == 4
     assert client.get("/v1/me/matches", headers=bob.headers).json["awaiting"] == 1
+
+
+def test_list_scores_follow_the_play(client: Any) -> None:
+    """Lists read the points from the match's own column, kept by every move (the action
+    path, the worker, resignations) equal to the engine's."""
+    import random
+
+    from tests.api.helpers import get_view, play_out, random_step
+
+    match_id, seated = full_match(client, players=2, start_score=[9, 10])
+    assert _mine(client, seated[0])[0]["score"] == [9, 10]
+    rng = random.Random(7)
+    for _ in range(40):
+        if get_view(client, match_id, seated[0])["status"] != "active":
+            break
+        random_step(client, match_id, seated, rng)
+        (item,) = _mine(client, seated[0])
+        assert item["score"] == get_view(client, match_id, seated[0])["score"]
+    play_out(client, match_id, seated, rng)
+    (item,) = _mine(client, seated[1])
+    view = get_view(client, match_id, seated[1])
+    assert item["status"] == "finished" and item["score"] == view["score"]
+    assert max(item["score"]) >= 12
