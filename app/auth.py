@@ -31,7 +31,11 @@ def hash_token(token: str) -> str:
 
 def bearer_token() -> str | None:
     """The token of an `Authorization: Bearer <token>` header, or None."""
-    header = request.headers.get("Authorization", "")
+    return parse_bearer(request.headers.get("Authorization", ""))
+
+
+def parse_bearer(header: str) -> str | None:
+    """The token of an Authorization header's value `Bearer <token>`, or None."""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None

@@ -16,8 +16,9 @@ from typing import NamedTuple
 
 from sqlalchemy import text
 
-from app.auth import bearer_token, hash_token, token_sent
+from app.auth import bearer_token, hash_token, parse_bearer, token_sent
 from app.extensions import db
+from app.known import Known
 from app.models import id_can_exist
 from app.rendering import etag_of
 from app.waiting import hub
@@ -65,12 +66,10 @@ def current(match_id: str, heard: bool = True) -> Current | None:
     found.ensure_listener()
     known = found.known
     digest = None if token is None else hash_token(token)
-    player_id = None if digest is None else known.player(digest)
-    version = known.version(match_id)
-    if heard and version is not None and (digest is None or player_id is not None):
-        seen = known.seat(match_id, player_id, version)
-        if seen is not None:
-            return Current(match_id, version, seen.seat, player_id, heard=True)
+    if heard:
+        now = heard_of(known, match_id, digest)
+        if now is not None:
+            return now
     generation = known.generation
     if digest is None:
         version = db.session.execute(_ANONYMOUS, {"match_id": match_id}).scalar_one_or_none()
@@ -82,6 +81,32 @@ def current(match_id: str, heard: bool = True) -> Current | None:
     if now is not None:
         known.learn(generation, match_id, now.version, now.player_id, now.seat, digest)
     return now
+
+
+def heard_of(known: Known, match_id: str, token_hash: str | None) -> Current | None:
+    """The caller's current view as far as the process has heard (no query), or None when
+    it has not heard enough: the match's version, the token's player, their seat then."""
+    player_id = None if token_hash is None else known.player(token_hash)
+    if token_hash is not None and player_id is None:
+        return None
+    version = known.version(match_id)
+    seen = None if version is None else known.seat(match_id, player_id, version)
+    if version is None or seen is None:
+        return None
+    return Current(match_id, version, seen.seat, player_id, heard=True)
+
+
+def heard_etag(known: Known, match_id: str, authorization: str | None) -> str | None:
+    """:func:`heard_of`'s ETag for a raw request (app/not_modified.py), or None."""
+    if not id_can_exist(match_id):
+        return None
+    token = None
+    if authorization:
+        token = parse_bearer(authorization)
+        if token is None:
+            return None  # a malformed header: Flask's path answers 401
+    now = heard_of(known, match_id, None if token is None else hash_token(token))
+    return None if now is None else now.etag
 
 
 Key = tuple[str, int, "int | None"]

@@ -200,3 +200,39 @@ def test_a_token_replaced_here_is_refused_at_once(client: Any, app: Any) -> None
     assert view(client, match_id, ana, tag).status_code == 304
     assert client.post("/v1/players/me/token", headers=ana.headers).status_code == 200
     assert view(client, match_id, ana, tag).status_code == 401
+
+
+def test_a_304_heard_of_is_answered_before_flask_with_the_same_headers(
+        client: Any, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id, seated = full_match(client, players=2, **SETUP)
+    for viewer in (seated[0], None):
+        view(client, match_id, viewer)
+        listening(app)
+        tag = view(client, match_id, viewer).headers["ETag"]
+        headers = {**(viewer.headers if viewer else {}), "If-None-Match": tag}
+        through_flask = client.get(f"/v1/matches/{match_id}?wait=0", headers=headers)
+        with monkeypatch.context() as patched:
+            def no_flask() -> None:
+                raise AssertionError("Flask dispatched a request the shortcut answers")
+            patched.setattr(app, "full_dispatch_request", no_flask)
+            short = client.get(f"/v1/matches/{match_id}", headers=headers)
+        assert through_flask.status_code == short.status_code == 304
+        assert sorted(short.headers.items()) == sorted(through_flask.headers.items())
+        assert short.get_data() == b""
+
+
+def test_what_the_shortcut_does_not_know_goes_to_flask(client: Any, app: Any) -> None:
+    match_id, seated = full_match(client, players=2, **SETUP)
+    view(client, match_id, seated[0])
+    listening(app)
+    tag = view(client, match_id, seated[0]).headers["ETag"]
+    # another viewer's tag, a malformed or unknown token, a stale tag: Flask answers
+    assert view(client, match_id, seated[1], tag).status_code == 200
+    r = client.get(f"/v1/matches/{match_id}",
+                   headers={"Authorization": "Basic x", "If-None-Match": tag})
+    assert r.status_code == 401
+    r = client.get(f"/v1/matches/{match_id}",
+                   headers={"Authorization": "Bearer tk_unknown", "If-None-Match": tag})
+    assert r.status_code == 401
+    move(client, match_id, seated)
+    assert view(client, match_id, seated[0], tag).status_code == 200
