@@ -1,7 +1,7 @@
 """Ruleset constants and the validated options of a match (RULES.md §12)."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import InvalidConfig
@@ -73,12 +73,15 @@ class Options:
     games_to_win: int = 1
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # (every field is a plain immutable value: no deep copy as dataclasses.asdict makes)
+        return {name: getattr(self, name) for name in _OPTION_FIELDS}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Options":
         return cls(**data)
 
+
+_OPTION_FIELDS = tuple(f.name for f in fields(Options))
 
 MAX_IRON_HAND_VALUE = 99
 """RULES.md sets no upper bound; any stake of 12 or more ends the game, so 99 refuses only

@@ -50,8 +50,8 @@ def _wait_for_turn(match_id: str, seat: int, seconds: int) -> Match | None:
 
 @blp.route("/matches/<match_id>/actions", methods=["POST"],
            parameters=[IF_MATCH, IDEMPOTENCY_KEY])
-@blp.arguments(WaitQuerySchema, location="query")
-@blp.arguments(ActionSchema)
+@blp.arguments(WaitQuerySchema(), location="query")
+@blp.arguments(ActionSchema())
 @blp.response(200, MatchViewSchema, headers=headers("ETag", "Idempotent-Replayed"))
 @blp.alt_response(412, schema=VersionMismatchProblemSchema, content_type=PROBLEM_MIMETYPE,
                   headers=headers("ETag"),

@@ -20,7 +20,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1", description="Match event l
 
 
 @blp.route("/matches/<match_id>/events")
-@blp.arguments(EventsQuerySchema, location="query")
+@blp.arguments(EventsQuerySchema(), location="query")
 @blp.response(200, EventPageSchema)
 @blp.doc(**AUTH_OPTIONAL)
 def events(args: dict[str, Any], match_id: str) -> Response:

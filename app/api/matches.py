@@ -51,7 +51,7 @@ def _authenticate() -> None:
 
 
 @blp.route("/matches", methods=["POST"])
-@blp.arguments(MatchCreateSchema, required=False, examples=examples(MATCH_EXAMPLES))
+@blp.arguments(MatchCreateSchema(), required=False, examples=examples(MATCH_EXAMPLES))
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
 @blp.doc(**AUTH_REQUIRED)
 def create(body: dict[str, Any]) -> Response:
@@ -64,7 +64,7 @@ def create(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/matches")
-@blp.arguments(LobbyQuerySchema, location="query")
+@blp.arguments(LobbyQuerySchema(), location="query")
 @blp.response(200, MatchListSchema)
 @blp.doc(**AUTH_OPTIONAL)
 def lobby(args: dict[str, Any]) -> Response:
@@ -85,7 +85,7 @@ def lobby(args: dict[str, Any]) -> Response:
 
 
 @blp.route("/matches/<match_id>", parameters=[IF_NONE_MATCH])
-@blp.arguments(WaitQuerySchema, location="query")
+@blp.arguments(WaitQuerySchema(), location="query")
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.alt_response(304, description="unchanged since If-None-Match (after `wait` seconds)",
                   headers=headers("ETag"))
@@ -142,7 +142,7 @@ def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> R
 
 
 @blp.route("/matches/<match_id>/join", methods=["POST"])
-@blp.arguments(JoinSchema, required=False, examples=examples(JOIN_EXAMPLES))
+@blp.arguments(JoinSchema(), required=False, examples=examples(JOIN_EXAMPLES))
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(**AUTH_REQUIRED)
 def join(body: dict[str, Any], match_id: str) -> Response:

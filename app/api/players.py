@@ -30,7 +30,7 @@ def _authenticate() -> None:
 
 
 @blp.route("/players", methods=["POST"])
-@blp.arguments(PlayerCreateSchema, examples=examples(PLAYER_EXAMPLES))
+@blp.arguments(PlayerCreateSchema(), examples=examples(PLAYER_EXAMPLES))
 @blp.response(201, PlayerCreatedSchema, headers=headers("Location"))
 @blp.alt_response(429, schema=RateLimitedProblemSchema, content_type=PROBLEM_MIMETYPE,
                   headers=headers("Retry-After"),
@@ -93,7 +93,7 @@ def public_profile(player_id: str) -> Response:
 
 
 @blp.route("/me/matches", parameters=[IF_NONE_MATCH])
-@blp.arguments(MyMatchesQuerySchema, location="query")
+@blp.arguments(MyMatchesQuerySchema(), location="query")
 @blp.response(200, MyMatchListSchema, headers=headers("ETag"))
 @blp.alt_response(304, description="nothing changed since If-None-Match",
                   headers=headers("ETag"))

@@ -54,7 +54,7 @@ def delivery_public(delivery: WebhookDelivery) -> dict[str, Any]:
 
 
 @blp.route("/me/webhooks", methods=["POST"])
-@blp.arguments(WebhookCreateSchema, examples=examples(WEBHOOK_EXAMPLES))
+@blp.arguments(WebhookCreateSchema(), examples=examples(WEBHOOK_EXAMPLES))
 @blp.response(201, WebhookCreatedSchema, headers=headers("Location"))
 @blp.alt_response(409, description="you have the most webhooks allowed (code "
                                    "too_many_webhooks)")
