@@ -175,15 +175,16 @@ class Postgres:
             return cur.fetchall()
 
     def cpu_seconds(self) -> float | None:
-        """CPU time of the embedded server's processes (postmaster and its children) so far;
-        None for an external server."""
+        """CPU time of the embedded server's processes so far: the postmaster's own, its
+        children's that ended (cutime + cstime: a backend that exits takes its time with it)
+        and those of its living children; None for an external server."""
         if self.datadir is None:
             return None
         try:
             pid = int((self.datadir / "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             return None
-        return _cpu_seconds(pid) + sum(_cpu_seconds(c) for c in _children(pid))
+        return _cpu_seconds(pid, reaped=True) + sum(_cpu_seconds(c) for c in _children(pid))
 
     def stop(self) -> None:
         try:
@@ -239,13 +240,17 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """utime + stime of `pid`, and with `reaped` the cutime + cstime of its ended children."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+    ticks = int(fields[11]) + int(fields[12])
+    if reaped:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / CLK_TCK
 
 
 def _rss_kb(pid: int) -> float:
