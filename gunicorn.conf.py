@@ -1,7 +1,9 @@
 """Gunicorn settings: gevent workers, so that thousands of long polls cost no threads.
 
 Environment: PORT (default 8000), BIND_HOST (default 0.0.0.0), WEB_CONCURRENCY (workers,
-default 2). Loaded by ``gunicorn -c gunicorn.conf.py wsgi:app`` (and by default from the cwd).
+default 2), GUNICORN_WORKER_CONNECTIONS (connections each worker holds at once, long polls
+included; default 2000). Loaded by ``gunicorn -c gunicorn.conf.py wsgi:app`` (and by default
+from the cwd).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ bind = [f"{os.environ.get('BIND_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gunicorn's gevent worker, answering its own 400/414/431 errors as problem+json
 worker_class = "app.gunicorn_worker.ProblemGeventWorker"
-worker_connections = 2000
+# the most connections (held long polls included) one worker serves at once; each needs a file
+# descriptor, so the process's RLIMIT_NOFILE must allow as many (bench/api.py raises both)
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS") or 2000)
 # On SIGTERM a worker answers its held long polls at once (app/shutdown.py) and lets the other
 # requests in flight finish within this many seconds.
 graceful_timeout = 65
