@@ -24,12 +24,12 @@ from app.rendering import etag_of
 from app.waiting import hub
 
 _WITH_PLAYER = text("""
-    SELECT p.id, m.version, s.seat
+    SELECT p.id, m.version, m.status, s.seat
     FROM players p
     JOIN matches m ON m.id = :match_id
     LEFT JOIN seats s ON s.match_id = m.id AND s.player_id = p.id AND NOT s.invited
     WHERE p.token_hash = :token_hash""")
-_ANONYMOUS = text("SELECT version FROM matches WHERE id = :match_id")
+_ANONYMOUS = text("SELECT version, status FROM matches WHERE id = :match_id")
 
 
 class Current(NamedTuple):
@@ -72,14 +72,16 @@ def current(match_id: str, heard: bool = True) -> Current | None:
             return now
     generation = known.generation
     if digest is None:
-        version = db.session.execute(_ANONYMOUS, {"match_id": match_id}).scalar_one_or_none()
-        now = None if version is None else Current(match_id, version, None, None)
+        row = db.session.execute(_ANONYMOUS, {"match_id": match_id}).one_or_none()
+        now = None if row is None else Current(match_id, row.version, None, None)
     else:
         row = db.session.execute(_WITH_PLAYER, {"match_id": match_id,
                                                 "token_hash": digest}).one_or_none()
         now = None if row is None else Current(match_id, row.version, row.seat, row.id)
     if now is not None:
-        known.learn(generation, match_id, now.version, now.player_id, now.seat, digest)
+        # seats change only while a match waits for players: later they hold for good
+        known.learn(generation, match_id, now.version, now.player_id, now.seat, digest,
+                    settled=row.status != "waiting")
     return now
 
 

@@ -28,10 +28,12 @@ MAX_ENTRIES = 200_000
 
 
 class Seen(NamedTuple):
-    """A caller's seat (None: spectator) in a match at one version."""
+    """A caller's seat (None: spectator) in a match, read at `version`."""
 
     version: int
     seat: int | None
+    settled: bool = False
+    """Read once the match had started: seats no longer change, at any later version."""
 
 
 class Known:
@@ -74,7 +76,8 @@ class Known:
 
     # ---- the readers' side ----------------------------------------------------------------
     def learn(self, generation: int, match_id: str, version: int,
-              player_id: str | None, seat: int | None, token_hash: str | None) -> None:
+              player_id: str | None, seat: int | None, token_hash: str | None,
+              settled: bool = False) -> None:
         """What a database read made during `generation` found (a read is current when it
         starts, so a notification heard since may already say more: versions never drop)."""
         with self._lock:
@@ -84,7 +87,7 @@ class Known:
             self._raise(match_id, version)
             if len(self._seats) >= MAX_ENTRIES:
                 self._seats.clear()
-            self._seats[(match_id, player_id)] = (Seen(version, seat), now)
+            self._seats[(match_id, player_id)] = (Seen(version, seat, settled), now)
             if token_hash is not None and player_id is not None:
                 if len(self._tokens) >= MAX_ENTRIES:
                     self._tokens.clear()
@@ -114,11 +117,15 @@ class Known:
         return found[0]
 
     def seat(self, match_id: str, player_id: str | None, version: int) -> Seen | None:
-        """The caller's seat as read at `version` (seats change only with the version)."""
+        """The caller's seat at `version`: as read at that version (seats change only with
+        the version), or at an earlier one once the match had started."""
         found = self._seats.get((match_id, player_id))
-        if found is None or found[0].version != version:
+        if found is None:
             return None
-        return found[0]
+        seen = found[0]
+        if seen.version == version or (seen.settled and seen.version <= version):
+            return seen
+        return None
 
     def _raise(self, match_id: str, version: int) -> None:
         found = self._versions.get(match_id)

@@ -79,3 +79,14 @@ def test_spectators_are_known_by_match_alone() -> None:
     known.learn(known.generation, "m1", 7, None, None, None)
     seen = known.seat("m1", None, 7)
     assert seen is not None and seen.seat is None
+
+
+def test_a_seat_read_after_the_start_holds_at_later_versions() -> None:
+    known, _ = live()
+    known.learn(known.generation, "m1", 3, "p1", 1, "h1")  # (waiting: seats may change)
+    known.learn(known.generation, "m2", 3, "p1", 0, "h1", settled=True)
+    known.heard("m1", 4)
+    known.heard("m2", 4)
+    assert known.seat("m1", "p1", 4) is None
+    assert known.seat("m2", "p1", 4).seat == 0
+    assert known.seat("m2", "p1", 2) is None  # (never before what was read)

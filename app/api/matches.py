@@ -95,14 +95,20 @@ def show(args: dict[str, Any], match_id: str) -> Response:
     with `wait` the request is held until the match changes or the wait runs out."""
     seen = request.headers.get("If-None-Match")
     now = conditional.current(match_id)
+    woken = False
     if seen and now is not None and etag_matches(seen, now.etag):
         unchanged = now.etag
         if args["wait"]:
             now = hub().wait_until([match_id], lambda: _changed(match_id, seen), args["wait"])
+            woken = now is not None
         if now is None or etag_matches(seen, now.etag):  # (None: the wait ran out unchanged)
             return not_modified(unchanged if now is None else now.etag)
-    if now is not None and now.heard:
-        now = conditional.current(match_id, heard=False)  # a body shows a version read
+    if now is not None and now.heard and not woken:
+        # A body shows a version read, never one only heard of, which may lag a change the
+        # caller made through another process. (A long poll woken by a change shows the
+        # version heard since it began: newer than the caller's, and read once for all the
+        # waiters of that match and seat.)
+        now = conditional.current(match_id, heard=False)
     return _view(match_id, now, seen)
 
 

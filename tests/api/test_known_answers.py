@@ -236,3 +236,47 @@ def test_what_the_shortcut_does_not_know_goes_to_flask(client: Any, app: Any) ->
     assert r.status_code == 401
     move(client, match_id, seated)
     assert view(client, match_id, seated[0], tag).status_code == 200
+
+
+def test_woken_long_polls_share_one_read(client: Any, app: Any,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waiters woken by a change answer with the version heard (newer than their tag)
+    from one shared rendering: no read of the version per waiter."""
+    import threading
+
+    from app import conditional
+
+    match_id, seated = full_match(client, players=2, **SETUP)
+    ana = seated[0]
+    view(client, match_id, ana)
+    listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
+    mover = next(p for p in seated if legal[p.id])
+    reads: list[bool] = []
+    original = conditional.current
+
+    def spy(match_id: str, heard: bool = True) -> Any:
+        if not heard:
+            reads.append(True)
+        return original(match_id, heard)
+
+    monkeypatch.setattr(conditional, "current", spy)
+    answers: list[Any] = []
+
+    def poll() -> None:
+        answers.append(app.test_client().get(
+            f"/v1/matches/{match_id}?wait=10",
+            headers={**ana.headers, "If-None-Match": tag}))
+
+    threads = [threading.Thread(target=poll) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.3)  # (all waiting)
+    moved = act_ok(app.test_client(), match_id, mover, legal[mover.id][0])
+    for thread in threads:
+        thread.join(10)
+    assert len(answers) == 6
+    assert {r.status_code for r in answers} == {200}
+    assert {r.json["version"] for r in answers} == {moved["version"]}
+    assert reads == []
