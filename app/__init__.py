@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from app import body, dbwait, not_modified, security_headers
+from app import body, dbwait, security_headers, view_shortcut
 from app.config import client_deadlines, load_config
 from app.cors import init_cors
 from app.embedded_pg import normalise_database_url
@@ -57,5 +57,5 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     from app.api import register_blueprints
 
     register_blueprints(app)
-    not_modified.init_app(app)  # (last: it reads the CORS origins set above)
+    view_shortcut.init_app(app)  # (last: it reads the CORS origins set above)
     return app

@@ -23,15 +23,19 @@ from typing import Any, TypeVar
 import orjson
 from sqlalchemy.orm.instrumentation import manager_of_class
 
+from app import prepared
 from app.errors import ApiError
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
+from app.prepared import Statement
 from app.writes import BufferedWrites, Endpoint
 
 T = TypeVar("T")
 
-_LOCK_AND_LOAD = """
-SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE;
+_LOCK = Statement("truco_action_lock", """
+SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE""", {"match_id": "text"})
+
+_LOAD = Statement("truco_action_load", """
 SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.invite_code,
        m.created_by, m.seed, m.fixed_deals, m.config::text, m.state::text, m.version,
        m.event_count, m.action_count, m.winner_team, m.turn_timeout, m.on_timeout,
@@ -55,10 +59,10 @@ SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.inv
           FROM webhook_endpoints e
          WHERE e.status = 'active'
            AND e.player_id IN (SELECT player_id FROM seats WHERE match_id = m.id))
-  FROM matches m WHERE m.id = %(match_id)s
-"""
+  FROM matches m WHERE m.id = %(match_id)s""",
+                  {"match_id": "text", "player_id": "text", "key": "text"})
 
-_WRITE = """
+_WRITE = Statement("truco_action_write", """
 WITH m AS (
   UPDATE matches SET version = %(version)s, updated_at = %(updated_at)s,
          event_count = %(event_count)s, action_count = %(action_count)s,
@@ -95,7 +99,14 @@ d AS (
               next_attempt_at timestamptz))
 SELECT pg_notify(x.channel, x.payload)
   FROM jsonb_to_recordset(%(notifications)s::jsonb) AS x(channel text, payload text)
-"""
+""", {
+    "match_id": "text", "version": "int", "updated_at": "timestamptz", "event_count": "int",
+    "action_count": "int", "state": "jsonb", "to_act": "smallint[]", "score": "smallint[]",
+    "status": "text", "winner_team": "smallint", "deadline": "timestamptz",
+    "warn_at": "timestamptz", "due_at": "timestamptz", "actions": "jsonb", "events": "jsonb",
+    "seat": "smallint", "player_id": "text", "key": "text", "request_hash": "text",
+    "status_code": "int", "response": "jsonb", "headers": "jsonb", "deliveries": "jsonb",
+    "notifications": "jsonb"})
 
 
 @dataclass
@@ -121,18 +132,18 @@ def _utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.astimezone(timezone.utc)
 
 
-def _cursor() -> Any:
-    """A DB-API cursor on the session's connection (its transaction, its commit)."""
-    return db.session.connection().connection.dbapi_connection.cursor()
+def _run(statements: list[Statement], params: dict[str, Any]) -> Any:
+    """`statements` in one round trip on the session's connection (its transaction, its
+    commit); the cursor with the last one's rows."""
+    return prepared.run(db.session.connection().connection, statements, params)
 
 
 def lock_and_load(match_id: str, player_id: str, key: str | None) -> Loaded:
     """Lock `match_id` and read it (404 when there is none): one round trip."""
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
-    with _cursor() as cur:
-        cur.execute(_LOCK_AND_LOAD, {"match_id": match_id, "player_id": player_id,
-                                     "key": key})
+    with _run([_LOCK, _LOAD], {"match_id": match_id, "player_id": player_id,
+                               "key": key}) as cur:
         row = cur.fetchone()
     if row is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
@@ -175,19 +186,18 @@ def write(match: Match, writes: BufferedWrites, seat: int, player_id: str,
     """Store the changed `match` and everything `writes` holds, in one statement.
     `idempotency`: (key, request hash, status, response body, headers) to keep, if any."""
     key, request_hash, status_code, response, headers = idempotency or (None,) * 5
-    with _cursor() as cur:
-        cur.execute(_WRITE, {
-            "match_id": match.id, "version": match.version, "updated_at": match.updated_at,
-            "event_count": match.event_count, "action_count": match.action_count,
-            "state": _json(match.state), "to_act": list(match.to_act), "score": list(match.score),
-            "status": match.status, "winner_team": match.winner_team,
-            "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
-            "actions": _json(writes.actions), "events": _json(writes.events),
-            "seat": seat, "player_id": player_id, "key": key, "request_hash": request_hash,
-            "status_code": status_code,
-            "response": None if response is None else _json(response),
-            "headers": None if headers is None else _json(headers),
-            "deliveries": _json(writes.deliveries),
-            "notifications": _json([{"channel": c, "payload": p}
-                                    for c, p in writes.notifications]),
-        })
+    _run([_WRITE], {
+        "match_id": match.id, "version": match.version, "updated_at": match.updated_at,
+        "event_count": match.event_count, "action_count": match.action_count,
+        "state": _json(match.state), "to_act": list(match.to_act), "score": list(match.score),
+        "status": match.status, "winner_team": match.winner_team,
+        "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
+        "actions": _json(writes.actions), "events": _json(writes.events),
+        "seat": seat, "player_id": player_id, "key": key, "request_hash": request_hash,
+        "status_code": status_code,
+        "response": None if response is None else _json(response),
+        "headers": None if headers is None else _json(headers),
+        "deliveries": _json(writes.deliveries),
+        "notifications": _json([{"channel": c, "payload": p}
+                                for c, p in writes.notifications]),
+    }).close()

@@ -12,24 +12,26 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlalchemy import text
-
+from app import prepared
 from app.auth import bearer_token, hash_token, parse_bearer, token_sent
 from app.extensions import db
 from app.known import Known
+from app.prepared import Statement
 from app.models import id_can_exist
 from app.rendering import etag_of
 from app.waiting import hub
 
-_WITH_PLAYER = text("""
+_WITH_PLAYER = Statement("truco_view_current", """
     SELECT p.id, m.version, m.status, s.seat
     FROM players p
-    JOIN matches m ON m.id = :match_id
+    JOIN matches m ON m.id = %(match_id)s
     LEFT JOIN seats s ON s.match_id = m.id AND s.player_id = p.id AND NOT s.invited
-    WHERE p.token_hash = :token_hash""")
-_ANONYMOUS = text("SELECT version, status FROM matches WHERE id = :match_id")
+    WHERE p.token_hash = %(token_hash)s""", {"match_id": "text", "token_hash": "text"})
+_ANONYMOUS = Statement("truco_view_current_anonymous",
+                       "SELECT NULL, version, status, NULL FROM matches WHERE id = %(match_id)s",
+                       {"match_id": "text"})
 
 
 class Current(NamedTuple):
@@ -70,19 +72,25 @@ def current(match_id: str, heard: bool = True) -> Current | None:
         now = heard_of(known, match_id, digest)
         if now is not None:
             return now
+    return read_current(db.session.connection().connection, known, match_id, digest)
+
+
+def read_current(fairy: Any, known: Known, match_id: str,
+                 token_hash: str | None) -> Current | None:
+    """The caller's current view read on the pooled connection `fairy` (one prepared
+    statement), learned by `known`; None for an unknown match or token."""
     generation = known.generation
-    if digest is None:
-        row = db.session.execute(_ANONYMOUS, {"match_id": match_id}).one_or_none()
-        now = None if row is None else Current(match_id, row.version, None, None)
-    else:
-        row = db.session.execute(_WITH_PLAYER, {"match_id": match_id,
-                                                "token_hash": digest}).one_or_none()
-        now = None if row is None else Current(match_id, row.version, row.seat, row.id)
-    if now is not None:
-        # seats change only while a match waits for players: later they hold for good
-        known.learn(generation, match_id, now.version, now.player_id, now.seat, digest,
-                    settled=row.status != "waiting")
-    return now
+    statement = _ANONYMOUS if token_hash is None else _WITH_PLAYER
+    with prepared.run(fairy, [statement],
+                      {"match_id": match_id, "token_hash": token_hash}) as cursor:
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    player_id, version, status, seat = row
+    # seats change only while a match waits for players: later they hold for good
+    known.learn(generation, match_id, version, player_id, seat, token_hash,
+                settled=status != "waiting")
+    return Current(match_id, version, seat, player_id)
 
 
 def heard_of(known: Known, match_id: str, token_hash: str | None) -> Current | None:
@@ -98,17 +106,13 @@ def heard_of(known: Known, match_id: str, token_hash: str | None) -> Current | N
     return Current(match_id, version, seen.seat, player_id, heard=True)
 
 
-def heard_etag(known: Known, match_id: str, authorization: str | None) -> str | None:
-    """:func:`heard_of`'s ETag for a raw request (app/not_modified.py), or None."""
-    if not id_can_exist(match_id):
+def token_hash_of(authorization: str | None) -> str | None | bool:
+    """The token hash of a raw Authorization header: None without a header, False for a
+    malformed one (Flask's path answers it 401)."""
+    if not authorization:
         return None
-    token = None
-    if authorization:
-        token = parse_bearer(authorization)
-        if token is None:
-            return None  # a malformed header: Flask's path answers 401
-    now = heard_of(known, match_id, None if token is None else hash_token(token))
-    return None if now is None else now.etag
+    token = parse_bearer(authorization)
+    return False if token is None else hash_token(token)
 
 
 Key = tuple[str, int, "int | None"]
@@ -125,6 +129,10 @@ class Renderings:
         self._bodies: OrderedDict[Key, bytes] = OrderedDict()
         self._lock = threading.Lock()
         self._rendering: dict[Key, threading.Lock] = {}
+
+    def known(self, key: Key) -> bytes | None:
+        """The body of `key` if this process has rendered it (nothing is rendered here)."""
+        return self._known(key)
 
     def _known(self, key: Key) -> bytes | None:
         with self._lock:

@@ -129,6 +129,16 @@ def _count_statements(engine: Any) -> None:
             kind = "NOTIFY"
         STATEMENTS[kind] = STATEMENTS.get(kind, 0) + 1
 
+    from app import prepared
+    real_run = prepared.run
+
+    def run(fairy: Any, statements: list[Any], params: dict[str, Any]) -> Any:
+        for one in statements:  # (prepared statements bypass SQLAlchemy's events)
+            STATEMENTS[f"EXECUTE {one.name}"] = STATEMENTS.get(f"EXECUTE {one.name}", 0) + 1
+        return real_run(fairy, statements, params)
+
+    prepared.run = run
+
     @event.listens_for(engine, "commit")
     def commit(conn: Any) -> None:
         STATEMENTS["COMMIT"] = STATEMENTS.get("COMMIT", 0) + 1

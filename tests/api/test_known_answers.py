@@ -33,7 +33,9 @@ def other_app(app: Any) -> Iterator[Any]:
 
 @contextmanager
 def counted(app: Any) -> Iterator[list[str]]:
-    """The SQL statements `app` sends inside the block."""
+    """The SQL statements `app` sends inside the block: through SQLAlchemy, or prepared
+    (app/prepared.py, by name)."""
+    from app import prepared
     from app.extensions import db
 
     statements: list[str] = []
@@ -41,12 +43,20 @@ def counted(app: Any) -> Iterator[list[str]]:
     def seen(conn, cursor, statement, *args) -> None:  # noqa: ANN001
         statements.append(statement)
 
+    real_run = prepared.run
+
+    def run(fairy, batch, params):  # noqa: ANN001, ANN202
+        statements.extend(f"EXECUTE {s.name}" for s in batch)
+        return real_run(fairy, batch, params)
+
     with app.app_context():
         engine = db.engine
     event.listen(engine, "before_cursor_execute", seen)
+    prepared.run = run
     try:
         yield statements
     finally:
+        prepared.run = real_run
         event.remove(engine, "before_cursor_execute", seen)
 
 
@@ -280,3 +290,34 @@ def test_woken_long_polls_share_one_read(client: Any, app: Any,
     assert {r.status_code for r in answers} == {200}
     assert {r.json["version"] for r in answers} == {moved["version"]}
     assert reads == []
+
+
+def test_a_rendered_view_is_served_before_flask_with_the_same_answer(
+        client: Any, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A view whose rendering this process has is read (one statement) and sent before
+    Flask: the same status, headers and body as Flask's path gives."""
+    match_id, seated = full_match(client, players=2, **SETUP)
+    for viewer in (seated[1], None):
+        view(client, match_id, viewer)
+        listening(app)
+        auth = viewer.headers if viewer else {}
+        through_flask = client.get(f"/v1/matches/{match_id}?wait=0", headers=auth)
+        stale = {**auth, "If-None-Match": '"m_other.v1.seat0"'}
+        through_flask_stale = client.get(f"/v1/matches/{match_id}?wait=0", headers=stale)
+        with monkeypatch.context() as patched:
+            def no_flask() -> None:
+                raise AssertionError("Flask dispatched a request the shortcut answers")
+            patched.setattr(app, "full_dispatch_request", no_flask)
+            with counted(app) as statements:
+                short = client.get(f"/v1/matches/{match_id}", headers=auth)
+                short_stale = client.get(f"/v1/matches/{match_id}", headers=stale)
+        assert statements == ["EXECUTE " + ("truco_view_current" if viewer
+                                            else "truco_view_current_anonymous")] * 2
+        for ours, flask in ((short, through_flask), (short_stale, through_flask_stale)):
+            assert ours.status_code == flask.status_code == 200
+            assert sorted(ours.headers.items()) == sorted(flask.headers.items())
+            assert ours.get_data() == flask.get_data()
+    # the token is checked in the database too: a rotated one goes to Flask (401)
+    rotated = client.post("/v1/players/me/token", headers=seated[1].headers)
+    assert rotated.status_code == 200
+    assert client.get(f"/v1/matches/{match_id}", headers=seated[1].headers).status_code == 401

@@ -1,0 +1,65 @@
+"""Server-side prepared statements for the hot paths: PostgreSQL plans each of them once per
+connection instead of at every request (planning the action's statements cost more of the
+database's CPU than running them).
+
+psycopg2 has no prepared statements of its own, so they are SQL's `PREPARE` / `EXECUTE`. A
+statement is written with psycopg2's named parameters (``%(name)s``) and their SQL types;
+:class:`Statement` turns it into ``PREPARE name AS
+... $1 ...`` and ``EXECUTE name(%(a)s, ...)``. Which names a connection has prepared is
+kept in the pool's per-connection ``info``; a new connection reads `pg_prepared_statements`
+once, and the `PREPARE` of a missing statement travels in the same round trip as its first
+`EXECUTE`. Prepared statements outlive transactions (a rollback keeps them) and end with
+their connection.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import psycopg2
+
+_PARAM = re.compile(r"%\((\w+)\)s")
+_INFO_KEY = "truco_prepared"
+
+
+class Statement:
+    """One statement to prepare as `name`; `types` gives each parameter's SQL type (declared,
+    so that a parameter used in several places never gets two types deduced)."""
+
+    def __init__(self, name: str, sql: str, types: dict[str, str]) -> None:
+        self.name = name
+        self.params: list[str] = list(dict.fromkeys(_PARAM.findall(sql)))
+        assert set(self.params) == set(types), "every parameter has a type, and only they"
+        position = {p: i + 1 for i, p in enumerate(self.params)}
+        body = _PARAM.sub(lambda m: f"${position[m.group(1)]}", sql)
+        assert "%" not in body, "a literal % would be read by psycopg2"
+        declared = f" ({', '.join(types[p] for p in self.params)})" if self.params else ""
+        self.prepare = f"PREPARE {name}{declared} AS {body}"
+        self.execute = (f"EXECUTE {name}(" + ", ".join(f"%({p})s" for p in self.params) + ")"
+                        if self.params else f"EXECUTE {name}")
+
+
+def run(fairy: Any, statements: list[Statement], params: dict[str, Any]) -> Any:
+    """Execute `statements` in one round trip on the pooled connection `fairy` (SQLAlchemy's
+    ``_ConnectionFairy``: it has ``info`` and ``cursor()``); the cursor, holding the last
+    statement's rows."""
+    prepared: set[str] | None = fairy.info.get(_INFO_KEY)
+    cursor = fairy.cursor()
+    if prepared is None:
+        cursor.execute("SELECT name FROM pg_prepared_statements")
+        prepared = {name for (name,) in cursor.fetchall()}
+        fairy.info[_INFO_KEY] = prepared
+    parts: list[str] = []
+    for statement in statements:
+        if statement.name not in prepared:
+            parts.append(statement.prepare)
+        parts.append(statement.execute)
+    try:
+        cursor.execute(";\n".join(parts), params)
+    except psycopg2.Error:
+        # (a PREPARE of this message may or may not have taken: read them again next time)
+        fairy.info.pop(_INFO_KEY, None)
+        cursor.close()
+        raise
+    prepared.update(s.name for s in statements)
+    return cursor
