@@ -1,4 +1,5 @@
-"""The action's database work in two round trips (the hot path: every move of every match).
+"""The action's database work in two round trips (the hot path: every move of every match),
+and the same read for rendering views.
 
 1. :func:`lock_and_load`: the match row is locked, then the match, its seats and their
    players, the caller's stored answer for an `Idempotency-Key` and the players' active
@@ -147,6 +148,20 @@ def lock_and_load(match_id: str, player_id: str, key: str | None) -> Loaded:
         row = cur.fetchone()
     if row is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
+    return _loaded(row)
+
+
+def read_match(match_id: str) -> Match | None:
+    """The same read without the lock (a view to render): the match, its seats and players,
+    in one prepared statement; None when there is no such match."""
+    if not id_can_exist(match_id):
+        return None
+    with _run([_LOAD], {"match_id": match_id, "player_id": None, "key": None}) as cur:
+        row = cur.fetchone()
+    return None if row is None else _loaded(row).match
+
+
+def _loaded(row: tuple[Any, ...]) -> Loaded:
     (mid, ruleset, players, target_score, status, visibility, invite_code, created_by, seed,
      fixed_deals, config, state, version, event_count, action_count, winner_team,
      turn_timeout, on_timeout, deadline, to_act, score, warn_at, due_at, created_at,

@@ -20,6 +20,7 @@ from app.api.responses import (
 )
 from app.auth import optional_player, require_player
 from app.extensions import db
+from app.action_path import read_match
 from app.match_store import get_match
 from app.models import Match
 from app.rendering import etag_matches, etag_of, match_summary, match_view, seat_of
@@ -130,8 +131,12 @@ def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> R
     which answers 401 or 404 as they should."""
 
     def render() -> tuple[conditional.Key, bytes]:
-        player_id = optional_player_id() if now is None else now.player_id
-        match = get_match(match_id)
+        if now is None:
+            player_id = optional_player_id()
+            match = get_match(match_id)
+        else:  # (the match and the caller are known to exist: one prepared read)
+            player_id = now.player_id
+            match = read_match(match_id) or get_match(match_id)
         held = match.seat_of(player_id)
         seat = None if held is None else held.seat
         return (match.id, match.version, seat), json_bytes(match_view(match, seat))
