@@ -36,6 +36,10 @@ def _flag(name: str, value: str | None, default: bool) -> bool:
     raise ValueError(f"{name} must be 1 or 0, not {value!r}")
 
 
+POOL_RECYCLE_SECONDS = 600
+"""A pooled connection is replaced after this long (idle connections cut by a proxy or a
+firewall are not kept for ever)."""
+
 # Seconds (fractions allowed); 0 turns a server-side timeout off.
 DB_LIMIT_DEFAULTS = {
     "TRUCO_DB_CONNECT_TIMEOUT": 3.0,
@@ -120,7 +124,12 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "DATABASE_LIMITS": limits,
         "DATABASE_CONNECT_ARGS": connect_args(limits),
         "SQLALCHEMY_ENGINE_OPTIONS": {
-            "pool_pre_ping": True,
+            # Off by default: a ping is a round trip per request. A connection that died
+            # (the database restarted) fails its request with a 503 once, and SQLAlchemy then
+            # replaces every pooled connection older than the failure; recycling bounds the
+            # age of idle ones (docs/reliability.md).
+            "pool_pre_ping": _flag("TRUCO_DB_PRE_PING", env.get("TRUCO_DB_PRE_PING"), False),
+            "pool_recycle": POOL_RECYCLE_SECONDS,
             "pool_timeout": limits["TRUCO_DB_POOL_TIMEOUT"],
             "connect_args": connect_args(limits),
         },

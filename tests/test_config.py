@@ -32,8 +32,11 @@ def test_defaults() -> None:
     assert config["SQLALCHEMY_DATABASE_URI"] == PSYCOPG2
     assert config["FIXED_DEALS_ALLOWED"] is True
     assert config["MAX_CONTENT_LENGTH"] == 64 * 1024
-    assert config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
+    assert config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is False
+    assert config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_recycle"] == 600
     assert config["TESTING"] is False
+    pinging = load_config({"DATABASE_URL": "postgres://u:p@h:5432/d", "TRUCO_DB_PRE_PING": "1"})
+    assert pinging["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
 
 
 @pytest.mark.parametrize(("env", "flag", "allowed"), [
