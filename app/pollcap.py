@@ -29,7 +29,7 @@ def client_key() -> str:
     """The caller: a digest of its bearer token, or its address when it sends none."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() == "bearer" and token.strip():
-        return "token:" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
+        return token_key(hashlib.sha256(token.strip().encode()).hexdigest())
     return "addr:" + client_address()
 
 
@@ -39,24 +39,42 @@ def held(key: str) -> int:
         return _held.get(key, 0)
 
 
+def token_key(token_hash: str) -> str:
+    """The key of a caller with a token (`token_hash`: its SHA-256, hex)."""
+    return "token:" + token_hash[:32]
+
+
 @contextlib.contextmanager
 def poll_slot() -> Iterator[None]:
     """Hold one of the caller's long-poll slots for the block; 429 when none is free."""
     cap = current_app.config.get("MAX_POLLS_PER_CLIENT") or 0
-    if cap <= 0:
-        yield
-        return
-    key = client_key()
-    with _lock:
-        if _held.get(key, 0) >= cap:
-            raise ApiError(429, "rate_limited",
-                           f"At most {cap} long polls may wait at once per client; "
-                           "retry when one has answered.", retry_after=RETRY_AFTER)
-        _held[key] = _held.get(key, 0) + 1
+    key = client_key() if cap > 0 else ""
+    if not take(key, cap):
+        raise ApiError(429, "rate_limited",
+                       f"At most {cap} long polls may wait at once per client; "
+                       "retry when one has answered.", retry_after=RETRY_AFTER)
     try:
         yield
     finally:
-        with _lock:
-            _held[key] -= 1
-            if not _held[key]:
-                del _held[key]
+        give_back(key, cap)
+
+
+def take(key: str, cap: int) -> bool:
+    """Take one of `key`'s slots (always, when `cap` is 0); False when none is free."""
+    if cap <= 0:
+        return True
+    with _lock:
+        if _held.get(key, 0) >= cap:
+            return False
+        _held[key] = _held.get(key, 0) + 1
+    return True
+
+
+def give_back(key: str, cap: int) -> None:
+    """Give back a slot that :func:`take` gave."""
+    if cap <= 0:
+        return
+    with _lock:
+        _held[key] -= 1
+        if not _held[key]:
+            del _held[key]

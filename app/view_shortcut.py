@@ -8,7 +8,13 @@ Flask (WSGI), for a GET of a match view without a query string or an `Origin` to
   and seat: 304, no query;
 - otherwise, for a token the process knows: the version and seat read by one prepared
   statement on a pooled connection in autocommit (no session, no transaction), then a 304 if
-  the tag matches, or the shared rendering of that version if this process has one.
+  the tag matches, or the shared rendering of that version if this process has one;
+- a long poll (`?wait=N`, a token the process knows, `If-None-Match` naming the version it
+  heard) waits here, without Flask's request and its layers on the waiting greenlet's stack
+  (the deepest part of what a waiter costs in memory), with the same rules as Flask's path:
+  a slot of the caller's long-poll cap (over it, Flask answers 429), the client watched for a
+  disconnect, an answer at once when the process stops; then a 304, or the version heard
+  since it began from the shared rendering (rendered here once per version and seat).
 
 The answers carry exactly the headers Flask's path gives them (a test compares them).
 Everything else (a long poll, an unknown token, a body not rendered yet, a database error)
@@ -16,16 +22,20 @@ goes on to Flask unchanged, which answers it as always (401, 404, 503...).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
 from sqlalchemy.engine import Engine
 
-from app import conditional
+from app import conditional, pollcap
+from app.action_path import read_match
+from app.api.responses import json_bytes
+from app.disconnect import ClientGone
 from app.extensions import db
 from app.models import id_can_exist
-from app.rendering import etag_matches
+from app.rendering import etag_matches, etag_of, match_view
 from app.security_headers import API_POLICY, HEADERS
 
 PREFIX = "/v1/matches/"
@@ -33,7 +43,24 @@ NOT_MODIFIED = "304 NOT MODIFIED"
 OK = "200 OK"
 """(as werkzeug spells them)"""
 
+CLIENT_GONE = "499 CLIENT CLOSED REQUEST"
+"""(never read: the client has gone)"""
+
 Answer = tuple[str, list[tuple[str, str]], bytes]
+WAIT = re.compile(r"wait=([0-9]{1,2})")
+MAX_WAIT = 60
+
+
+def wait_seconds(query: str) -> int | None:
+    """The seconds of a query string that is nothing but `wait=N` (0 <= N <= 60, as
+    WaitQuerySchema takes it), 0 for no query string, None for anything else (Flask's
+    path validates it)."""
+    if not query:
+        return 0
+    found = WAIT.fullmatch(query)
+    if found is None or int(found.group(1)) > MAX_WAIT:
+        return None
+    return int(found.group(1))
 
 
 class ViewShortcut:
@@ -59,8 +86,9 @@ class ViewShortcut:
 
     def _answer(self, environ: dict[str, Any]) -> Answer | None:
         path = environ.get("PATH_INFO", "")
+        wait = wait_seconds(environ.get("QUERY_STRING", ""))
         if (environ.get("REQUEST_METHOD") != "GET" or not path.startswith(PREFIX)
-                or environ.get("QUERY_STRING") or "HTTP_ORIGIN" in environ):
+                or wait is None or "HTTP_ORIGIN" in environ):
             return None
         match_id = path[len(PREFIX):]
         hub = self._app.extensions.get("truco_hub")
@@ -71,7 +99,11 @@ class ViewShortcut:
         if seen:
             heard = conditional.heard_of(hub.known, match_id, digest)
             if heard is not None and etag_matches(seen, heard.etag):
+                if wait:
+                    return self._long_poll(environ, hub, heard, digest, seen, wait)
                 return NOT_MODIFIED, [("ETag", heard.etag), *self._fixed], b""
+        if wait:
+            return None
         if digest is not None and hub.known.player(digest) is None:
             return None  # a token not known here: Flask checks it (and may answer 401)
         now = self._read(hub.known, match_id, digest)
@@ -84,6 +116,49 @@ class ViewShortcut:
             return None
         return OK, [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                     ("ETag", now.etag), *self._fixed], body
+
+    def _long_poll(self, environ: dict[str, Any], hub: Any, heard: conditional.Current,
+                   digest: str | None, seen: str, wait: int) -> Answer | None:
+        """Wait for a change from the version `seen` names (heard as `heard`)."""
+        if digest is None:
+            return None  # (the cap counts callers without a token by address: Flask's path)
+        cap = self._app.config.get("MAX_POLLS_PER_CLIENT") or 0
+        key = pollcap.token_key(digest)
+        if not pollcap.take(key, cap):
+            return None  # Flask's path answers 429
+        match_id = heard.match_id
+
+        def changed() -> conditional.Current | None:
+            now = (conditional.heard_of(hub.known, match_id, digest)
+                   or self._read(hub.known, match_id, digest))
+            return None if now is None or etag_matches(seen, now.etag) else now
+
+        try:
+            now = hub.wait_for([match_id], changed, wait, environ)
+        except ClientGone:
+            return CLIENT_GONE, [], b""
+        finally:
+            pollcap.give_back(key, cap)
+        if now is None:  # the wait ran out (or the process stops): nothing changed
+            return NOT_MODIFIED, [("ETag", heard.etag), *self._fixed], b""
+        (_, version, seat), body = conditional.renderings.get(
+            (match_id, now.version, now.seat), lambda: self._render(match_id, now.player_id))
+        tag = etag_of(match_id, version, seat)
+        return OK, [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                    ("ETag", tag), *self._fixed], body
+
+    def _render(self, match_id: str, player_id: str | None) -> tuple[conditional.Key, bytes]:
+        """The view of `match_id` for `player_id` as it is now (the key it rendered)."""
+        with self._app.app_context():
+            try:
+                match = read_match(match_id)
+                if match is None:
+                    raise LookupError(match_id)  # (a match is never deleted)
+                held = match.seat_of(player_id)
+                seat = None if held is None else held.seat
+                return (match.id, match.version, seat), json_bytes(match_view(match, seat))
+            finally:
+                db.session.remove()
 
     def _read(self, known: Any, match_id: str,
               digest: str | None) -> conditional.Current | None:

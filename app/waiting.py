@@ -171,6 +171,15 @@ class Hub:
         :mod:`app.pollcap`) and ends with `ClientGone` once the client has disconnected
         (:mod:`app.disconnect`). What `check` returns stays bound to its session (lazy loads work);
         objects loaded before a sleep are detached from the session the sleep released."""
+        with poll_slot():
+            return self.wait_for(keys, check, timeout, request.environ,
+                                 before_sleep=db.session.remove)  # (the connection goes back)
+
+    def wait_for(self, keys: Iterable[str], check: Callable[[], T | None], timeout: float,
+                 environ: dict[str, Any],
+                 before_sleep: Callable[[], None] | None = None) -> T | None:
+        """:meth:`wait_until` without Flask (app/view_shortcut.py): no poll slot is taken
+        here, the client is watched through the WSGI `environ`."""
         self.ensure_listener()
         keys = list(keys)
         event = threading.Event()
@@ -179,7 +188,7 @@ class Hub:
                 self._waiters[key].add(event)
         deadline = time.monotonic() + timeout
         try:
-            with poll_slot(), watch_client(request.environ, event) as gone:
+            with watch_client(environ, event) as gone:
                 while True:
                     event.clear()
                     if gone():
@@ -190,7 +199,8 @@ class Hub:
                         # still in check's session: the caller renders what it found
                         # (a stopping process answers at once: app/shutdown.py)
                         return result
-                    db.session.remove()  # give the connection back before sleeping
+                    if before_sleep is not None:
+                        before_sleep()
                     event.wait(left)
         finally:
             with self._lock:

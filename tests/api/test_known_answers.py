@@ -220,7 +220,8 @@ def test_a_304_heard_of_is_answered_before_flask_with_the_same_headers(
         listening(app)
         tag = view(client, match_id, viewer).headers["ETag"]
         headers = {**(viewer.headers if viewer else {}), "If-None-Match": tag}
-        through_flask = client.get(f"/v1/matches/{match_id}?wait=0", headers=headers)
+        # (an Origin header sends the request to Flask; CORS is off, so nothing else differs)
+        through_flask = client.get(f"/v1/matches/{match_id}", headers={**headers, "Origin": "x"})
         with monkeypatch.context() as patched:
             def no_flask() -> None:
                 raise AssertionError("Flask dispatched a request the shortcut answers")
@@ -301,9 +302,10 @@ def test_a_rendered_view_is_served_before_flask_with_the_same_answer(
         view(client, match_id, viewer)
         listening(app)
         auth = viewer.headers if viewer else {}
-        through_flask = client.get(f"/v1/matches/{match_id}?wait=0", headers=auth)
+        through_flask = client.get(f"/v1/matches/{match_id}", headers={**auth, "Origin": "x"})
         stale = {**auth, "If-None-Match": '"m_other.v1.seat0"'}
-        through_flask_stale = client.get(f"/v1/matches/{match_id}?wait=0", headers=stale)
+        through_flask_stale = client.get(f"/v1/matches/{match_id}",
+                                         headers={**stale, "Origin": "x"})
         with monkeypatch.context() as patched:
             def no_flask() -> None:
                 raise AssertionError("Flask dispatched a request the shortcut answers")
@@ -321,3 +323,86 @@ def test_a_rendered_view_is_served_before_flask_with_the_same_answer(
     rotated = client.post("/v1/players/me/token", headers=seated[1].headers)
     assert rotated.status_code == 200
     assert client.get(f"/v1/matches/{match_id}", headers=seated[1].headers).status_code == 401
+
+
+def _hold(app: Any, url: str, headers: dict[str, str], into: list[Any]) -> Any:
+    import threading
+
+    thread = threading.Thread(target=lambda: into.append(app.test_client().get(url,
+                                                                              headers=headers)))
+    thread.start()
+    return thread
+
+
+def test_a_long_poll_heard_of_waits_before_flask_and_answers_as_flask_does(
+        client: Any, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id, seated = full_match(client, players=2, **SETUP)
+    ana = seated[0]
+    view(client, match_id, ana)
+    listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
+    mover = next(p for p in seated if legal[p.id])
+    url = f"/v1/matches/{match_id}?wait=5"
+    headers = {**ana.headers, "If-None-Match": tag}
+    real_dispatch = app.full_dispatch_request
+    dispatched: list[str] = []
+
+    def counting() -> Any:
+        from flask import request
+        if request.method == "GET":
+            dispatched.append(request.headers.get("Origin", "-"))
+        return real_dispatch()
+
+    monkeypatch.setattr(app, "full_dispatch_request", counting)
+    ours: list[Any] = []
+    flask: list[Any] = []
+    threads = [_hold(app, url, headers, ours),
+               _hold(app, url, {**headers, "Origin": "x"}, flask)]
+    time.sleep(0.3)
+    assert not ours and not flask  # both wait
+    act_ok(app.test_client(), match_id, mover, legal[mover.id][0])
+    for thread in threads:
+        thread.join(10)
+    assert ours[0].status_code == flask[0].status_code == 200
+    assert sorted(ours[0].headers.items()) == sorted(flask[0].headers.items())
+    assert ours[0].get_data() == flask[0].get_data()
+    assert dispatched == ["x"]  # ours never reached Flask
+    # a wait that runs out: 304 with the tag, the same headers as Flask's
+    tag = ours[0].headers["ETag"]
+    quiet = {**ana.headers, "If-None-Match": tag}
+    short = client.get(f"/v1/matches/{match_id}?wait=1", headers=quiet)
+    through_flask = client.get(f"/v1/matches/{match_id}?wait=1", headers={**quiet, "Origin": "x"})
+    assert short.status_code == through_flask.status_code == 304
+    assert sorted(short.headers.items()) == sorted(through_flask.headers.items())
+
+
+def test_the_long_poll_cap_holds_before_flask(client: Any, app: Any) -> None:
+    app.config["MAX_POLLS_PER_CLIENT"] = 1
+    match_id, seated = full_match(client, players=2, **SETUP)
+    ana = seated[0]
+    view(client, match_id, ana)
+    listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    held: list[Any] = []
+    thread = _hold(app, f"/v1/matches/{match_id}?wait=2",
+                   {**ana.headers, "If-None-Match": tag}, held)
+    time.sleep(0.3)
+    over = client.get(f"/v1/matches/{match_id}?wait=2",
+                      headers={**ana.headers, "If-None-Match": tag})
+    assert over.status_code == 429 and over.json["code"] == "rate_limited"
+    thread.join(5)
+    assert held[0].status_code == 304
+    # the slot was given back
+    again = client.get(f"/v1/matches/{match_id}?wait=1",
+                       headers={**ana.headers, "If-None-Match": tag})
+    assert again.status_code == 304
+
+
+def test_only_a_plain_wait_query_is_taken_before_flask() -> None:
+    from app.view_shortcut import wait_seconds
+
+    assert wait_seconds("") == 0
+    assert wait_seconds("wait=0") == 0 and wait_seconds("wait=60") == 60
+    for other in ("wait=61", "wait=", "wait=+1", "wait=1&x=2", "x=1", "wait=١", "wait=100"):
+        assert wait_seconds(other) is None, other
