@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from sqlalchemy.orm import configure_mappers
 
 from app import body, dbwait, security_headers, view_shortcut
 from app.config import client_deadlines, load_config
@@ -54,6 +55,10 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     security_headers.init_app(app)
 
     from app import models  # noqa: F401  (register the tables on db.metadata)
+
+    # Now, not at a first query: app/action_path.py makes model instances without their
+    # constructor, which would otherwise configure the mappers.
+    configure_mappers()
     from app.api import register_blueprints
 
     register_blueprints(app)

@@ -123,7 +123,8 @@ class Loaded:
 def _row(model: type[T], **columns: Any) -> T:
     """A transient instance of `model` holding `columns`, made the way the ORM makes the
     objects it loads (the instance's state, then its dict), without the constructor's
-    attribute events: a sixth of the cost. Never added to a session: nothing is flushed."""
+    attribute events: a sixth of the cost. Never added to a session: nothing is flushed.
+    (The mappers must be configured first: `create_app` does it.)"""
     instance = manager_of_class(model).new_instance()
     instance.__dict__.update(columns)
     return instance
