@@ -130,6 +130,11 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
             # age of idle ones (docs/reliability.md).
             "pool_pre_ping": _flag("TRUCO_DB_PRE_PING", env.get("TRUCO_DB_PRE_PING"), False),
             "pool_recycle": POOL_RECYCLE_SECONDS,
+            # Connections kept per process. Under gevent a worker serves many requests at
+            # once; connections opened beyond the pool are closed when given back, and a new
+            # PostgreSQL backend costs far more than a query (its prepared statements too).
+            "pool_size": int(env.get("TRUCO_DB_POOL_SIZE") or 10),
+            "max_overflow": int(env.get("TRUCO_DB_MAX_OVERFLOW") or 10),
             "pool_timeout": limits["TRUCO_DB_POOL_TIMEOUT"],
             "connect_args": connect_args(limits),
         },

@@ -34,6 +34,8 @@ def test_defaults() -> None:
     assert config["MAX_CONTENT_LENGTH"] == 64 * 1024
     assert config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is False
     assert config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_recycle"] == 600
+    assert config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_size"] == 10
+    assert config["SQLALCHEMY_ENGINE_OPTIONS"]["max_overflow"] == 10
     assert config["TESTING"] is False
     pinging = load_config({"DATABASE_URL": "postgres://u:p@h:5432/d", "TRUCO_DB_PRE_PING": "1"})
     assert pinging["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
