@@ -130,10 +130,6 @@ class Renderings:
         self._lock = threading.Lock()
         self._rendering: dict[Key, threading.Lock] = {}
 
-    def known(self, key: Key) -> bytes | None:
-        """The body of `key` if this process has rendered it (nothing is rendered here)."""
-        return self._known(key)
-
     def _known(self, key: Key) -> bytes | None:
         with self._lock:
             body = self._bodies.get(key)

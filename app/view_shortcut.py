@@ -8,7 +8,8 @@ Flask (WSGI), for a GET of a match view without a query string or an `Origin` to
   and seat: 304, no query;
 - otherwise, for a token the process knows: the version and seat read by one prepared
   statement on a pooled connection in autocommit (no session, no transaction), then a 304 if
-  the tag matches, or the shared rendering of that version if this process has one;
+  the tag matches, or the shared rendering of that version (rendered here, once per
+  process, when it has none yet);
 - a long poll (`?wait=N`, a token the process knows, `If-None-Match` naming the version it
   heard) waits here, without Flask's request and its layers on the waiting greenlet's stack
   (the deepest part of what a waiter costs in memory), with the same rules as Flask's path:
@@ -17,8 +18,8 @@ Flask (WSGI), for a GET of a match view without a query string or an `Origin` to
   since it began from the shared rendering (rendered here once per version and seat).
 
 The answers carry exactly the headers Flask's path gives them (a test compares them).
-Everything else (a long poll, an unknown token, a body not rendered yet, a database error)
-goes on to Flask unchanged, which answers it as always (401, 404, 503...).
+Everything else (a long poll with a tag the process has not heard of, an unknown token, a
+database error) goes on to Flask unchanged, which answers it as always (401, 404, 503...).
 """
 from __future__ import annotations
 
@@ -111,11 +112,22 @@ class ViewShortcut:
             return None
         if seen and etag_matches(seen, now.etag):
             return NOT_MODIFIED, [("ETag", now.etag), *self._fixed], b""
-        body = conditional.renderings.known((match_id, now.version, now.seat))
-        if body is None:
+        return self._view(now, seen)
+
+    def _view(self, now: conditional.Current, seen: str | None) -> Answer | None:
+        """The shared rendering of `now` (rendered here if this process has none yet), or
+        None when it cannot be rendered here (Flask's path then answers, a 503 included)."""
+        try:
+            (match_id, version, seat), body = conditional.renderings.get(
+                (now.match_id, now.version, now.seat),
+                lambda: self._render(now.match_id, now.player_id))
+        except Exception:  # noqa: BLE001 - the database failed: Flask's path answers 503
             return None
+        tag = etag_of(match_id, version, seat)
+        if seen and etag_matches(seen, tag):  # (it moved on while rendering, to that tag)
+            return NOT_MODIFIED, [("ETag", tag), *self._fixed], b""
         return OK, [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                    ("ETag", now.etag), *self._fixed], body
+                    ("ETag", tag), *self._fixed], body
 
     def _long_poll(self, environ: dict[str, Any], hub: Any, heard: conditional.Current,
                    digest: str | None, seen: str, wait: int) -> Answer | None:
@@ -141,11 +153,10 @@ class ViewShortcut:
             pollcap.give_back(key, cap)
         if now is None:  # the wait ran out (or the process stops): nothing changed
             return NOT_MODIFIED, [("ETag", heard.etag), *self._fixed], b""
-        (_, version, seat), body = conditional.renderings.get(
-            (match_id, now.version, now.seat), lambda: self._render(match_id, now.player_id))
-        tag = etag_of(match_id, version, seat)
-        return OK, [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                    ("ETag", tag), *self._fixed], body
+        answer = self._view(now, seen)
+        if answer is None:  # (rendering failed: Flask's path answers the view as it is now)
+            environ["QUERY_STRING"] = ""
+        return answer
 
     def _render(self, match_id: str, player_id: str | None) -> tuple[conditional.Key, bytes]:
         """The view of `match_id` for `player_id` as it is now (the key it rendered)."""
