@@ -73,6 +73,22 @@ def view(client: Any, match_id: str, player: Any, tag: str | None = None) -> Any
     return client.get(f"/v1/matches/{match_id}", headers=headers)
 
 
+def watched_match(client: Any, app: Any) -> tuple[str, list[Any], str]:
+    """A started 2-player match whose first seat's view this process has read (and so knows
+    its token, seat and version, the listener being up): (match id, players, seat 0's tag)."""
+    match_id, seated = full_match(client, players=2, **SETUP)
+    view(client, match_id, seated[0])
+    listening(app)
+    return match_id, seated, view(client, match_id, seated[0]).headers["ETag"]
+
+
+def next_move(client: Any, match_id: str, seated: list[Any]) -> tuple[Any, dict[str, Any]]:
+    """The player to act and a legal action of theirs (read now, sent later)."""
+    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
+    mover = next(p for p in seated if legal[p.id])
+    return mover, legal[mover.id][0]
+
+
 def move(client: Any, match_id: str, seated: list[Any]) -> None:
     """One legal action by the seat to act."""
     for player in seated:
@@ -131,16 +147,13 @@ def test_a_view_shows_a_change_not_heard_of_yet(client: Any, app: Any, other_app
 
 def test_a_change_of_this_process_is_seen_at_once(client: Any, app: Any,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated, tag = watched_match(client, app)
     ana = seated[0]
-    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
-    hub = listening(app)
-    tag = view(client, match_id, ana).headers["ETag"]
+    mover, action = next_move(client, match_id, seated)
     assert view(client, match_id, ana, tag).status_code == 304
     # notifications arrive late (or never): what this process committed is known at commit
-    monkeypatch.setattr(hub, "_heard", lambda note: None)
-    mover = next(p for p in seated if legal[p.id])
-    act_ok(client, match_id, mover, legal[mover.id][0])
+    monkeypatch.setattr(listening(app), "_heard", lambda note: None)
+    act_ok(client, match_id, mover, action)
     r = view(client, match_id, ana, tag)
     assert r.status_code == 200 and r.headers["ETag"] != tag
     assert r.json["version"] == get_view(client, match_id, ana)["version"]
@@ -257,13 +270,9 @@ def test_woken_long_polls_share_one_read(client: Any, app: Any,
 
     from app import conditional
 
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated, tag = watched_match(client, app)
     ana = seated[0]
-    view(client, match_id, ana)
-    listening(app)
-    tag = view(client, match_id, ana).headers["ETag"]
-    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
-    mover = next(p for p in seated if legal[p.id])
+    mover, action = next_move(client, match_id, seated)
     reads: list[bool] = []
     original = conditional.current
 
@@ -284,7 +293,7 @@ def test_woken_long_polls_share_one_read(client: Any, app: Any,
     for thread in threads:
         thread.start()
     time.sleep(0.3)  # (all waiting)
-    moved = act_ok(app.test_client(), match_id, mover, legal[mover.id][0])
+    moved = act_ok(app.test_client(), match_id, mover, action)
     for thread in threads:
         thread.join(10)
     assert len(answers) == 6
@@ -336,13 +345,9 @@ def _hold(app: Any, url: str, headers: dict[str, str], into: list[Any]) -> Any:
 
 def test_a_long_poll_heard_of_waits_before_flask_and_answers_as_flask_does(
         client: Any, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated, tag = watched_match(client, app)
     ana = seated[0]
-    view(client, match_id, ana)
-    listening(app)
-    tag = view(client, match_id, ana).headers["ETag"]
-    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
-    mover = next(p for p in seated if legal[p.id])
+    mover, action = next_move(client, match_id, seated)
     url = f"/v1/matches/{match_id}?wait=5"
     headers = {**ana.headers, "If-None-Match": tag}
     real_dispatch = app.full_dispatch_request
@@ -361,7 +366,7 @@ def test_a_long_poll_heard_of_waits_before_flask_and_answers_as_flask_does(
                _hold(app, url, {**headers, "Origin": "x"}, flask)]
     time.sleep(0.3)
     assert not ours and not flask  # both wait
-    act_ok(app.test_client(), match_id, mover, legal[mover.id][0])
+    act_ok(app.test_client(), match_id, mover, action)
     for thread in threads:
         thread.join(10)
     assert ours[0].status_code == flask[0].status_code == 200
