@@ -161,6 +161,19 @@ def db_scalar(app: Any, sql: str, **params: Any) -> Any:
     return rows[0][0]
 
 
+def backend_gone(app: Any, pid: int, seconds: float = 10.0) -> bool:
+    """Wait until the PostgreSQL backend `pid` has ended (a closed connection's backend ends,
+    and lets its locks go, a moment after the close); False if it is still there."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while db_scalar(app, "SELECT count(*) FROM pg_stat_activity WHERE pid = :pid", pid=pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def snapshot(client: Any, app: Any, match_id: str,
              viewers: list[Player | None]) -> dict[str, Any]:
     """Everything a rejected request must leave alone: every viewer's view and ETag, the

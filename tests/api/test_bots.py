@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (act, create, db_rows, db_scalar, get_events, get_view, register,
-                               run_worker)
+from tests.api.helpers import (act, backend_gone, create, db_rows, db_scalar, get_events, get_view,
+                               register, run_worker)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -226,7 +226,9 @@ def test_a_step_held_by_a_dead_worker_is_done_by_another(client: Any, app: Any,
 
         assert due_but_held(datetime.now(timezone.utc))
         db.session.remove()
+    pid = dead.get_backend_pid()
     dead.close()  # the worker's process is gone: PostgreSQL rolls its transaction back
+    assert backend_gone(app, pid)
     assert run_worker(app) == 1
     rows = db_rows(app, "SELECT seat, body FROM actions WHERE match_id = :m", m=m["id"])
     assert len(rows) == 1 and rows[0].body != {"type": "refuse"}

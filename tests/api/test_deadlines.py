@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (F1, act_ok, assert_problem, create, db_rows, db_scalar, deal,
-                               full_match, get_events, get_view, join, register, run_worker)
+from tests.api.helpers import (F1, act_ok, assert_problem, backend_gone, create, db_rows, db_scalar,
+                               deal, full_match, get_events, get_view, join, register,
+                               run_worker)
 
 TIMEOUT = 600
 SETUP = {"options": {"first_dealer": 3}, "deals": [deal(F1)], "turn_timeout": TIMEOUT}
@@ -182,7 +183,10 @@ def test_a_killed_workers_timeout_is_applied_by_another(client: Any, app: Any,
         cur.execute("SELECT id FROM matches WHERE id = %s FOR UPDATE", (match_id,))
         cur.execute("UPDATE seats SET timeouts = 7 WHERE match_id = %s", (match_id,))
     assert run_worker(app, now=_later(view)) == 0
+    pid = dead.get_backend_pid()
     dead.close()
+    # (its backend ends, and lets the lock go, a moment after the connection closes)
+    assert backend_gone(app, pid), "the dead worker's backend did not end"
     assert run_worker(app, now=_later(view)) == 1
     after = get_view(client, match_id, seated[0])
     late = view["hand"]["to_act"][0]
