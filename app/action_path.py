@@ -134,10 +134,12 @@ def _utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.astimezone(timezone.utc)
 
 
-def _run(statements: list[Statement], params: dict[str, Any]) -> Any:
-    """`statements` in one round trip on the session's connection (its transaction, its
-    commit); the cursor with the last one's rows."""
-    return prepared.run(db.session.connection().connection, statements, params)
+def _run(statements: list[Statement], params: dict[str, Any], fairy: Any = None) -> Any:
+    """`statements` in one round trip on the pooled connection `fairy`, by default the
+    session's (its transaction, its commit); the cursor with the last one's rows."""
+    if fairy is None:
+        fairy = db.session.connection().connection
+    return prepared.run(fairy, statements, params)
 
 
 def lock_and_load(match_id: str, player_id: str, key: str | None) -> Loaded:
@@ -152,12 +154,14 @@ def lock_and_load(match_id: str, player_id: str, key: str | None) -> Loaded:
     return _loaded(row)
 
 
-def read_match(match_id: str) -> Match | None:
+def read_match(match_id: str, fairy: Any = None) -> Match | None:
     """The same read without the lock (a view to render): the match, its seats and players,
-    in one prepared statement; None when there is no such match."""
+    in one prepared statement (on `fairy`, a pooled connection, or the session's); None when
+    there is no such match."""
     if not id_can_exist(match_id):
         return None
-    with _run([_LOAD], {"match_id": match_id, "player_id": None, "key": None}) as cur:
+    with _run([_LOAD], {"match_id": match_id, "player_id": None, "key": None},
+              fairy) as cur:
         row = cur.fetchone()
     return None if row is None else _loaded(row).match
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Flask
 from sqlalchemy.engine import Engine
@@ -39,6 +39,7 @@ from app.models import id_can_exist
 from app.rendering import etag_matches, etag_of, match_view
 from app.security_headers import API_POLICY, HEADERS
 
+T = TypeVar("T")
 PREFIX = "/v1/matches/"
 NOT_MODIFIED = "304 NOT MODIFIED"
 OK = "200 OK"
@@ -160,21 +161,25 @@ class ViewShortcut:
 
     def _render(self, match_id: str, player_id: str | None) -> tuple[conditional.Key, bytes]:
         """The view of `match_id` for `player_id` as it is now (the key it rendered)."""
-        with self._app.app_context():
-            try:
-                match = read_match(match_id)
-                if match is None:
-                    raise LookupError(match_id)  # (a match is never deleted)
-                held = match.seat_of(player_id)
-                seat = None if held is None else held.seat
-                return (match.id, match.version, seat), json_bytes(match_view(match, seat))
-            finally:
-                db.session.remove()
+        match = self._on_connection(lambda fairy: read_match(match_id, fairy))
+        if match is None:
+            raise LookupError(match_id)  # (the database failed: the caller goes to Flask)
+        held = match.seat_of(player_id)
+        seat = None if held is None else held.seat
+        with self._app.app_context():  # (json_bytes falls back on Flask's encoder)
+            return (match.id, match.version, seat), json_bytes(match_view(match, seat))
 
     def _read(self, known: Any, match_id: str,
               digest: str | None) -> conditional.Current | None:
         """The current version and seat read in the database, or None (also on any error:
         Flask's path then answers as it does)."""
+        return self._on_connection(
+            lambda fairy: conditional.read_current(fairy, known, match_id, digest))
+
+    def _on_connection(self, read: Callable[[Any], T | None]) -> T | None:
+        """`read` given a pooled connection in autocommit (one statement each, no
+        transaction, no session), or None on any database error (the connection is then
+        not reused)."""
         if self._engine is None:
             with self._app.app_context():
                 self._engine = db.engine
@@ -183,12 +188,12 @@ class ViewShortcut:
         except Exception:  # noqa: BLE001 - the database is down: Flask's path answers 503
             return None
         try:
-            fairy.dbapi_connection.autocommit = True  # one statement, no transaction
+            fairy.dbapi_connection.autocommit = True
             try:
-                return conditional.read_current(fairy, known, match_id, digest)
+                return read(fairy)
             finally:
                 fairy.dbapi_connection.autocommit = False
-        except Exception:  # noqa: BLE001 - as above; the connection is not reused
+        except Exception:  # noqa: BLE001 - as above
             fairy.invalidate()
             return None
         finally:

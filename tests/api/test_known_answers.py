@@ -411,3 +411,22 @@ def test_only_a_plain_wait_query_is_taken_before_flask() -> None:
     assert wait_seconds("wait=0") == 0 and wait_seconds("wait=60") == 60
     for other in ("wait=61", "wait=", "wait=+1", "wait=1&x=2", "x=1", "wait=١", "wait=100"):
         assert wait_seconds(other) is None, other
+
+
+def test_a_render_the_shortcut_cannot_make_goes_to_flask(
+        client: Any, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import psycopg2
+
+    from app import view_shortcut
+
+    match_id, seated, tag = watched_match(client, app)
+    mover, action = next_move(client, match_id, seated)
+    act_ok(client, match_id, mover, action)  # a version nobody has rendered for seat 0 yet
+
+    def broken(match_id: str, fairy: Any = None) -> Any:
+        raise psycopg2.OperationalError("the database went away")
+
+    monkeypatch.setattr(view_shortcut, "read_match", broken)
+    r = view(client, match_id, seated[0])
+    assert r.status_code == 200 and r.headers["ETag"] != tag  # rendered by Flask's path
+    assert r.json["version"] == get_view(client, match_id, seated[1])["version"]
