@@ -14,6 +14,7 @@ from engine.bots import BOT_LEVELS
 
 MAX_TURN_TIMEOUT = 1_209_600
 MAX_OFFSET = 2**31 - 1  # PostgreSQL's OFFSET is a bigint: a larger number would be a 500
+MAX_WAIT_SECONDS = 60  # the longest long poll (`wait`)
 STRICT_INT = {"strict": True}
 SEAT_RANGE = validate.Range(0, max(PLAYER_COUNTS) - 1)  # the match's own limit is checked later
 
@@ -134,7 +135,7 @@ class ActionSchema(Schema):
 
 
 class WaitQuerySchema(QuerySchema):
-    wait = QueryInteger(load_default=0, validate=validate.Range(0, 60),
+    wait = QueryInteger(load_default=0, validate=validate.Range(0, MAX_WAIT_SECONDS),
                         metadata={"description": "long poll: seconds to wait for a change"})
 
 

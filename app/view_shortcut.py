@@ -2,7 +2,8 @@
 
 Clients poll views far more often than anything changes, and a view's body is already shared
 by every request for the same (match, version, seat) (app/conditional.py). So, in front of
-Flask (WSGI), for a GET of a match view without a query string or an `Origin` to answer:
+Flask (WSGI), for a GET of a match view with no query string but `wait=N` and no `Origin` to
+answer:
 
 - `If-None-Match` naming the version the process has heard of (app/known.py) for this token
   and seat: 304, no query;
@@ -37,6 +38,7 @@ from app.disconnect import ClientGone
 from app.extensions import db
 from app.models import id_can_exist
 from app.rendering import etag_matches, etag_of, match_view
+from app.schemas import MAX_WAIT_SECONDS
 from app.security_headers import API_POLICY, HEADERS
 
 T = TypeVar("T")
@@ -50,7 +52,6 @@ CLIENT_GONE = "499 CLIENT CLOSED REQUEST"
 
 Answer = tuple[str, list[tuple[str, str]], bytes]
 WAIT = re.compile(r"wait=([0-9]{1,2})")
-MAX_WAIT = 60
 
 
 def wait_seconds(query: str) -> int | None:
@@ -60,7 +61,7 @@ def wait_seconds(query: str) -> int | None:
     if not query:
         return 0
     found = WAIT.fullmatch(query)
-    if found is None or int(found.group(1)) > MAX_WAIT:
+    if found is None or int(found.group(1)) > MAX_WAIT_SECONDS:
         return None
     return int(found.group(1))
 
