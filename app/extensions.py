@@ -121,8 +121,6 @@ class ProblemApi(flask_smorest.Api):
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
 
-# Objects keep what was committed (a session lives for one request or one worker step): an
-# answer rendered after the commit reads no row again.
-db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 api = ProblemApi()
