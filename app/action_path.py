@@ -36,7 +36,7 @@ T = TypeVar("T")
 _LOCK = Statement("truco_action_lock", """
 SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE""", {"match_id": "text"})
 
-_LOAD = Statement("truco_action_load", """
+_MATCH_AND_SEATS = """
 SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.invite_code,
        m.created_by, m.seed, m.fixed_deals, m.config::text, m.state::text, m.version,
        m.event_count, m.action_count, m.winner_team, m.turn_timeout, m.on_timeout,
@@ -49,7 +49,14 @@ SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.inv
                                       'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'))
                 ORDER BY s.seat)::text
           FROM seats s LEFT JOIN players p ON p.id = s.player_id
-         WHERE s.match_id = m.id),
+         WHERE s.match_id = m.id)"""
+"""The match's columns and its seats with their players (the first 26 columns of a read)."""
+
+_READ = Statement("truco_match_read",
+                  _MATCH_AND_SEATS + "\n  FROM matches m WHERE m.id = %(match_id)s",
+                  {"match_id": "text"})
+
+_LOAD = Statement("truco_action_load", _MATCH_AND_SEATS + """,
        (SELECT json_build_object('request_hash', i.request_hash,
                                  'status_code', i.status_code, 'response', i.response,
                                  'headers', i.headers)::text
@@ -160,19 +167,29 @@ def read_match(match_id: str, fairy: Any = None) -> Match | None:
     there is no such match."""
     if not id_can_exist(match_id):
         return None
-    with _run([_LOAD], {"match_id": match_id, "player_id": None, "key": None},
-              fairy) as cur:
+    with _run([_READ], {"match_id": match_id}, fairy) as cur:
         row = cur.fetchone()
-    return None if row is None else _loaded(row).match
+    return None if row is None else _match_of(row)
 
 
 def _loaded(row: tuple[Any, ...]) -> Loaded:
+    replay, endpoints = row[MATCH_COLUMNS:]
+    return Loaded(_match_of(row[:MATCH_COLUMNS]),
+                  None if replay is None else orjson.loads(replay),
+                  [Endpoint(e["id"], e["player_id"], tuple(e["events"]))
+                   for e in orjson.loads(endpoints or "[]")])
+
+
+MATCH_COLUMNS = 26
+"""The columns of :data:`_MATCH_AND_SEATS`."""
+
+
+def _match_of(row: tuple[Any, ...]) -> Match:
     (mid, ruleset, players, target_score, status, visibility, invite_code, created_by, seed,
      fixed_deals, config, state, version, event_count, action_count, winner_team,
      turn_timeout, on_timeout, deadline, to_act, score, warn_at, due_at, created_at,
-     updated_at,
-     seats, replay, endpoints) = row
-    match = _row(
+     updated_at, seats) = row
+    return _row(
         Match, id=mid, ruleset=ruleset, players=players, target_score=target_score, status=status,
         visibility=visibility, invite_code=invite_code, created_by=created_by, seed=seed,
         fixed_deals=fixed_deals, config=orjson.loads(config),
@@ -182,9 +199,6 @@ def _loaded(row: tuple[Any, ...]) -> Loaded:
         to_act=list(to_act), score=list(score), warn_at=_utc(warn_at), due_at=_utc(due_at),
         created_at=_utc(created_at), updated_at=_utc(updated_at),
         seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
-    return Loaded(match, None if replay is None else orjson.loads(replay),
-                  [Endpoint(e["id"], e["player_id"], tuple(e["events"]))
-                   for e in orjson.loads(endpoints or "[]")])
 
 
 def _seat(match_id: str, s: dict[str, Any]) -> Seat:
