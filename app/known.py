@@ -89,18 +89,18 @@ class Known:
                 self._seats.clear()
             self._seats[(match_id, player_id)] = (Seen(version, seat, settled), now)
             if token_hash is not None and player_id is not None:
-                if len(self._tokens) >= MAX_ENTRIES:
-                    self._tokens.clear()
-                self._tokens[token_hash] = (player_id, now)
+                self._remember_token(token_hash, player_id, now)
 
     def learn_token(self, generation: int, token_hash: str, player_id: str) -> None:
         """A token a database read made during `generation` found valid."""
         with self._lock:
-            if not self._live or generation != self.generation:
-                return
-            if len(self._tokens) >= MAX_ENTRIES:
-                self._tokens.clear()
-            self._tokens[token_hash] = (player_id, self._clock())
+            if self._live and generation == self.generation:
+                self._remember_token(token_hash, player_id, self._clock())
+
+    def _remember_token(self, token_hash: str, player_id: str, now: float) -> None:
+        if len(self._tokens) >= MAX_ENTRIES:
+            self._tokens.clear()
+        self._tokens[token_hash] = (player_id, now)
 
     def version(self, match_id: str) -> int | None:
         """The current version of `match_id`, when known and fresh."""

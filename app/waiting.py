@@ -17,7 +17,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import psycopg2
 import psycopg2.extensions
@@ -53,19 +53,26 @@ def libpq_dsn(database_url: str) -> str:
         hide_password=False)
 
 
-def notified_keys(payload: str) -> list[str]:
-    """The waiter keys a notification wakes: the match id and every player id it names
-    (payload `<match id>:<version>:<player id>,...`, see app.matches.notify)."""
-    match_id, _, rest = payload.partition(":")
-    _, _, players = rest.partition(":")
-    return [match_id, *filter(None, players.split(","))]
+class Notified(NamedTuple):
+    """What a notification of a change says (payload `<match id>:<version>:<player id>,...`,
+    see app.match_store.notify)."""
 
+    match_id: str
+    version: int | None
+    """None when the payload's version is not a number (nothing is learned from it)."""
+    players: list[str]
 
-def notified_version(payload: str) -> tuple[str, int | None]:
-    """The match id and version a notification names (None: not a well-formed version)."""
-    match_id, _, rest = payload.partition(":")
-    version = rest.partition(":")[0]
-    return match_id, int(version) if version.isascii() and version.isdigit() else None
+    @classmethod
+    def parse(cls, payload: str) -> Notified:
+        match_id, _, rest = payload.partition(":")
+        version, _, players = rest.partition(":")
+        return cls(match_id, int(version) if version.isascii() and version.isdigit() else None,
+                   [p for p in players.split(",") if p])
+
+    @property
+    def keys(self) -> list[str]:
+        """The waiter keys it wakes: the match and every player it names."""
+        return [self.match_id, *self.players]
 
 
 class Hub:
@@ -146,10 +153,10 @@ class Hub:
         if note.channel == TOKENS_CHANNEL:
             self.known.token_changed(note.payload)
             return
-        match_id, version = notified_version(note.payload)
-        if version is not None:
-            self.known.heard(match_id, version)  # before the waiters re-check
-        self._wake_keys(notified_keys(note.payload))
+        change = Notified.parse(note.payload)
+        if change.version is not None:
+            self.known.heard(change.match_id, change.version)  # before the waiters re-check
+        self._wake_keys(change.keys)
 
     def _wake_keys(self, keys: list[str]) -> None:
         with self._lock:
