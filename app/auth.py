@@ -76,7 +76,13 @@ def require_player() -> Player:
 
 def caller_id() -> str:
     """The caller's player id, or 401: from this process's known tokens (app/known.py)
-    without a query when it can, else from the database (and then known)."""
+    without a query when it can, else from the database (and then known); once a request."""
+    if "caller_id" not in g:
+        g.caller_id = _caller_id()
+    return g.caller_id
+
+
+def _caller_id() -> str:
     if "player" in g and g.player is not None:
         return g.player.id
     token = bearer_token()

@@ -15,7 +15,7 @@ from app.extensions import db
 from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
 from app import action_path
 from app.models import Match, Player
-from app.rendering import etag, etag_matches, match_view
+from app.rendering import PRIVATE_CACHE_CONTROL, etag, etag_matches, match_view
 from app.webhook_events import enqueue_deadline_soon
 from app.writes import SESSION_WRITES, BufferedWrites, Writes
 from engine.bots import choose
@@ -31,7 +31,7 @@ class Answer:
 
 
 def view_headers(match: Match, seat: int | None) -> dict[str, str]:
-    return {"ETag": etag(match, seat), "Cache-Control": "private, no-cache"}
+    return {"ETag": etag(match, seat), "Cache-Control": PRIVATE_CACHE_CONTROL}
 
 
 def request_hash(body: dict[str, Any]) -> str:
@@ -92,8 +92,8 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
     if held is None:
         raise ApiError(403, "not_a_player", "you have no seat in this match")
     seat = held.seat
-    digest = request_hash(body)
-    if idempotency_key is not None and loaded.replay is not None:
+    digest = None if idempotency_key is None else request_hash(body)
+    if loaded.replay is not None:  # (read only for a key)
         db.session.rollback()
         if loaded.replay["request_hash"] != digest:
             raise ApiError(422, "idempotency_key_reused",
@@ -108,7 +108,7 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
     held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
     notify(match, writes=writes)
     answer = Answer(200, match_view(match, seat, state), view_headers(match, seat))
-    kept = None if idempotency_key is None else (
+    kept = None if idempotency_key is None or digest is None else (
         idempotency_key, digest, answer.status, answer.body, answer.headers)
     action_path.write(match, writes, seat, player_id, kept)
     db.session.commit()

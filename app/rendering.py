@@ -23,6 +23,11 @@ def seat_of(match: Match, player: Player | None) -> int | None:
     return None if seat is None else seat.seat
 
 
+PRIVATE_CACHE_CONTROL = "private, no-cache"
+"""Every answer that is one player's (a view, its 304, a list, events): kept by no shared
+cache, revalidated before reuse."""
+
+
 def etag(match: Match, seat: int | None) -> str:
     """Strong ETag of one viewer's representation: the version and who is looking."""
     return etag_of(match.id, match.version, seat)

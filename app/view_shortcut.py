@@ -37,7 +37,7 @@ from app.api.responses import json_bytes
 from app.disconnect import ClientGone
 from app.extensions import db
 from app.models import id_can_exist
-from app.rendering import etag_matches, etag_of, match_view
+from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, etag_of, match_view
 from app.schemas import MAX_WAIT_SECONDS
 from app.security_headers import API_POLICY, HEADERS
 
@@ -74,7 +74,7 @@ class ViewShortcut:
         self._next = app.wsgi_app
         self._engine: Engine | None = None
         origins = app.config.get("CORS_ORIGINS") or ()
-        self._fixed = [("Cache-Control", "private, no-cache"), *HEADERS.items(),
+        self._fixed = [("Cache-Control", PRIVATE_CACHE_CONTROL), *HEADERS.items(),
                        ("Content-Security-Policy", API_POLICY),
                        *([("Vary", "Origin")] if origins and origins != ("*",) else [])]
 

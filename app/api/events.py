@@ -12,7 +12,7 @@ from app.api.responses import json_response
 from app.auth import optional_player
 from app.extensions import db
 from app.models import Event
-from app.rendering import event_json, seat_of
+from app.rendering import PRIVATE_CACHE_CONTROL, event_json, seat_of
 from app.schemas import AUTH_OPTIONAL, EventPageSchema, EventsQuerySchema
 from app.waiting import hub
 
@@ -44,4 +44,4 @@ def events(args: dict[str, Any], match_id: str) -> Response:
     if page is None:
         page = hub().wait_until([match_id], check, args["wait"]) or {
             "items": [], "next_after": args["after"]}
-    return json_response(page, headers={"Cache-Control": "private, no-cache"})
+    return json_response(page, headers={"Cache-Control": PRIVATE_CACHE_CONTROL})

@@ -13,7 +13,7 @@ from app.auth import hash_token, new_token, require_player
 from app.errors import PROBLEM_MIMETYPE, ApiError
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
-from app.rendering import etag_matches, player_public
+from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, player_public
 from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
                          MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
                          PlayerProfileSchema, RateLimitedProblemSchema, examples, headers)
@@ -123,4 +123,4 @@ def my_matches(args: dict[str, Any]) -> Response:
     tag = inbox.list_tag(listed)
     if etag_matches(seen, tag):
         return not_modified(tag)
-    return json_response(listed, 200, {"ETag": tag, "Cache-Control": "private, no-cache"})
+    return json_response(listed, 200, {"ETag": tag, "Cache-Control": PRIVATE_CACHE_CONTROL})

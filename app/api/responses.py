@@ -7,10 +7,9 @@ import orjson
 from flask import Response, current_app
 
 from app.models import Match
-from app.rendering import etag, match_view
+from app.rendering import PRIVATE_CACHE_CONTROL, etag, match_view
 
-VIEW_HEADERS = {"Cache-Control": "private, no-cache"}
-"""Every match view: private to its viewer, revalidated (ETag) before reuse."""
+VIEW_HEADERS = {"Cache-Control": PRIVATE_CACHE_CONTROL}
 
 
 def json_bytes(body: Any) -> bytes:
@@ -47,5 +46,5 @@ def view_response(match: Match, seat: int | None, status: int = 200,
 def not_modified(tag: str) -> Response:
     response = current_app.response_class(status=304)
     response.headers["ETag"] = tag
-    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Cache-Control"] = PRIVATE_CACHE_CONTROL
     return response

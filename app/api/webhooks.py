@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from app import webhooks as service
 from app.api.responses import json_response
 from app.auth import require_player
+from app.rendering import PRIVATE_CACHE_CONTROL
 from app.schemas import AUTH_REQUIRED, examples, headers
 from app.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.webhook_schemas import (
@@ -73,7 +74,7 @@ def create(body: dict[str, Any]) -> Response:
 def index() -> Response:
     """Your webhooks, oldest first (without their secrets)."""
     items = [endpoint_public(e) for e in service.listed(require_player())]
-    return json_response({"items": items}, 200, {"Cache-Control": "private, no-cache"})
+    return json_response({"items": items}, 200, {"Cache-Control": PRIVATE_CACHE_CONTROL})
 
 
 @blp.route("/me/webhooks/<webhook_id>")
@@ -86,7 +87,7 @@ def show(webhook_id: str) -> Response:
     endpoint = service.owned(require_player(), webhook_id)
     body = {**endpoint_public(endpoint),
             "deliveries": [delivery_public(d) for d in service.recent(endpoint)]}
-    return json_response(body, 200, {"Cache-Control": "private, no-cache"})
+    return json_response(body, 200, {"Cache-Control": PRIVATE_CACHE_CONTROL})
 
 
 @blp.route("/me/webhooks/<webhook_id>", methods=["DELETE"])
