@@ -801,6 +801,22 @@ class CounterClient:
         pass
 
 
+def phase_figures(name: str, ours: dict, base: dict) -> dict:
+    """The JSON figures of one measured phase (`summarise`'s dicts of ours and the
+    baseline's), each named `<name>_<figure>`, the baseline's with `_baseline` after it."""
+    figures = {f"{name}_ratio": rounded(ratio(ours["rps"], base["rps"]), 3)}
+    for figure, key, digits in (("rps", "rps", 1), ("p50_ms", "p50_ms", 2),
+                                ("p99_ms", "p99_ms", 2), ("errors", "errors", None),
+                                ("server_cpu_ms", "server_cpu_ms_per_request", 3),
+                                ("pg_cpu_ms", "pg_cpu_ms_per_request", 3),
+                                ("client_cpu_ms", "client_cpu_ms_per_request", 3)):
+        for suffix, side in (("", ours), ("_baseline", base)):
+            value = side[key]
+            figures[f"{name}_{figure}{suffix}"] = value if digits is None else rounded(value,
+                                                                                      digits)
+    return figures
+
+
 def percentile(values: list[float], q: float) -> float | None:
     """Nearest-rank percentile."""
     if not values:
@@ -1628,41 +1644,11 @@ def main(argv=None) -> int:
                 f" client used {fmt(pct(o_or_b['client_cpu']), '{:.0f}%')} of a core, over"
                 f" {args.client_procs} processes")
 
+        out.update(phase_figures("get", get_o, get_b))
+        out.update(phase_figures("poll", poll_o, poll_b))
+        out.update(phase_figures("action", act_o, act_b))
         out.update(
-            get_rps=rounded(get_o["rps"]), get_rps_baseline=rounded(get_b["rps"]),
-            get_ratio=rounded(ratio(get_o["rps"], get_b["rps"]), 3),
-            get_p50_ms=rounded(get_o["p50_ms"], 2), get_p99_ms=rounded(get_o["p99_ms"], 2),
-            get_p50_ms_baseline=rounded(get_b["p50_ms"], 2),
-            get_p99_ms_baseline=rounded(get_b["p99_ms"], 2),
-            get_errors=get_o["errors"], get_errors_baseline=get_b["errors"],
-            get_server_cpu_ms=rounded(get_o["server_cpu_ms_per_request"], 3),
-            get_server_cpu_ms_baseline=rounded(get_b["server_cpu_ms_per_request"], 3),
-            get_pg_cpu_ms=rounded(get_o["pg_cpu_ms_per_request"], 3),
-            get_pg_cpu_ms_baseline=rounded(get_b["pg_cpu_ms_per_request"], 3),
-            get_client_cpu_ms=rounded(get_o["client_cpu_ms_per_request"], 3),
-            get_client_cpu_ms_baseline=rounded(get_b["client_cpu_ms_per_request"], 3),
-            view_ratio=rounded(ratio(get_o["rps"], get_b["rps"]), 3),
-            poll_rps=rounded(poll_o["rps"]), poll_rps_baseline=rounded(poll_b["rps"]),
-            poll_ratio=rounded(ratio(poll_o["rps"], poll_b["rps"]), 3),
-            poll_p50_ms=rounded(poll_o["p50_ms"], 2), poll_p99_ms=rounded(poll_o["p99_ms"], 2),
-            poll_p50_ms_baseline=rounded(poll_b["p50_ms"], 2),
-            poll_p99_ms_baseline=rounded(poll_b["p99_ms"], 2),
-            poll_errors=poll_o["errors"], poll_errors_baseline=poll_b["errors"],
-            poll_server_cpu_ms=rounded(poll_o["server_cpu_ms_per_request"], 3),
-            poll_server_cpu_ms_baseline=rounded(poll_b["server_cpu_ms_per_request"], 3),
-            poll_pg_cpu_ms=rounded(poll_o["pg_cpu_ms_per_request"], 3),
-            action_rps=rounded(act_o["rps"]), action_rps_baseline=rounded(act_b["rps"]),
-            action_ratio=rounded(ratio(act_o["rps"], act_b["rps"]), 3),
-            action_p50_ms=rounded(act_o["p50_ms"], 2), action_p99_ms=rounded(act_o["p99_ms"], 2),
-            action_p50_ms_baseline=rounded(act_b["p50_ms"], 2),
-            action_p99_ms_baseline=rounded(act_b["p99_ms"], 2),
-            action_errors=act_o["errors"], action_errors_baseline=act_b["errors"],
-            action_server_cpu_ms=rounded(act_o["server_cpu_ms_per_request"], 3),
-            action_server_cpu_ms_baseline=rounded(act_b["server_cpu_ms_per_request"], 3),
-            action_pg_cpu_ms=rounded(act_o["pg_cpu_ms_per_request"], 3),
-            action_pg_cpu_ms_baseline=rounded(act_b["pg_cpu_ms_per_request"], 3),
-            action_client_cpu_ms=rounded(act_o["client_cpu_ms_per_request"], 3),
-            action_client_cpu_ms_baseline=rounded(act_b["client_cpu_ms_per_request"], 3),
+            view_ratio=out["get_ratio"],
             matches_created=ex.get("creates", 0), matches_finished=finished,
             client_cpu_get=rounded(get_o["client_cpu"], 2),
             client_cpu_get_baseline=rounded(get_b["client_cpu"], 2),

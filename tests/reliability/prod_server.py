@@ -7,6 +7,8 @@ import subprocess
 import tempfile
 from collections.abc import Mapping
 
+import requests
+
 from tests.concurrency.servers import Server, free_port
 
 
@@ -35,3 +37,10 @@ class ProdServer(Server):
         self.env = full
         self.process = self.start_gunicorn()
         self.worker: subprocess.Popen[bytes] | None = self.start_worker() if worker else None
+
+
+def new_token(base: str, name: str = "p") -> str:
+    """A new player's token on the server at `base`."""
+    r = requests.post(f"{base}/v1/players", json={"name": name}, timeout=15)
+    assert r.status_code == 201, r.text
+    return r.json()["token"]

@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from tests.reliability.own_pg import OwnPostgres
-from tests.reliability.prod_server import ProdServer
+from tests.reliability.prod_server import ProdServer, new_token
 
 # The defaults: connect 3 s, statement 4 s (+1 s client margin), pool 3 s.
 WORST_WAIT = 3 + 4 + 1 + 3
@@ -25,12 +25,6 @@ def server(own_pg: OwnPostgres) -> Iterator[ProdServer]:
         yield started
     finally:
         started.stop()
-
-
-def _player(base: str) -> str:
-    r = requests.post(f"{base}/v1/players", json={"name": "ana"}, timeout=15)
-    assert r.status_code == 201, r.text
-    return r.json()["token"]
 
 
 def _probes(base: str, token: str) -> dict[str, requests.Response]:
@@ -73,7 +67,7 @@ def _recovers(base: str, within: float) -> float:
 
 def test_stopped_database_is_503_without_tracebacks(
         server: ProdServer, own_pg: OwnPostgres) -> None:
-    token = _player(server.url)
+    token = new_token(server.url)
     own_pg.stop()
     started = time.monotonic()
     rounds = 0
@@ -94,7 +88,7 @@ def test_stopped_database_is_503_without_tracebacks(
 
 def test_paused_database_waits_are_bounded_then_503(
         server: ProdServer, own_pg: OwnPostgres) -> None:
-    token = _player(server.url)
+    token = new_token(server.url)
     assert requests.get(f"{server.url}/readyz", timeout=5).status_code == 200
     own_pg.pause()
     try:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tests.reliability.prod_server import ProdServer
+from tests.reliability.prod_server import ProdServer, new_token
 from tests.reliability.rawhttp import connect, exchange, read_all
 
 CAP = 3
@@ -32,15 +32,9 @@ def server(database_url: str) -> Iterator[ProdServer]:
         started.stop()
 
 
-def _token(base: str) -> str:
-    r = requests.post(f"{base}/v1/players", json={"name": "p"}, timeout=10)
-    assert r.status_code == 201, r.text
-    return r.json()["token"]
-
-
 def _public_match(base: str) -> str:
     r = requests.post(f"{base}/v1/matches", json={"players": 2, "visibility": "public"},
-                      headers={"Authorization": f"Bearer {_token(base)}"}, timeout=10)
+                      headers={"Authorization": f"Bearer {new_token(base)}"}, timeout=10)
     assert r.status_code == 201, r.text
     return r.json()["id"]
 
@@ -101,7 +95,7 @@ def test_abandoned_long_polls_free_their_slots_at_once(server: ProdServer) -> No
     """45 long polls on a 40-connection worker, abandoned: /healthz answers at once after."""
     match_id = _public_match(server.url)
     clients = [(token, _etag(server.url, match_id, token))
-               for token in (_token(server.url) for _ in range(15))]
+               for token in (new_token(server.url) for _ in range(15))]
     socks = []
     for token, etag in clients:  # 15 clients x CAP polls each = 45 > 40 connections
         for _ in range(CAP):
@@ -123,7 +117,7 @@ def test_abandoned_long_polls_free_their_slots_at_once(server: ProdServer) -> No
 
 def test_long_polls_are_capped_per_token(server: ProdServer) -> None:
     match_id = _public_match(server.url)
-    token, other = _token(server.url), _token(server.url)
+    token, other = new_token(server.url), new_token(server.url)
     etag = _etag(server.url, match_id, token)
     held = [connect(server.port) for _ in range(CAP)]
     try:
