@@ -18,8 +18,8 @@ from app import prepared
 from app.auth import bearer_token, hash_token, parse_bearer, token_sent
 from app.extensions import db
 from app.known import Known
-from app.prepared import Statement
 from app.models import id_can_exist
+from app.prepared import Statement
 from app.rendering import etag_of
 from app.waiting import hub
 
@@ -84,6 +84,14 @@ def read_current(fairy: Any, known: Known, match_id: str,
     with prepared.run(fairy, [statement],
                       {"match_id": match_id, "token_hash": token_hash}) as cursor:
         row = cursor.fetchone()
+    return learned(known, generation, match_id, token_hash, row)
+
+
+def learned(known: Known, generation: int, match_id: str, token_hash: str | None,
+            row: tuple[Any, ...] | None) -> Current | None:
+    """The caller's current view from a read `row` (player id, version, status, seat; None
+    when the match or the token was not found), learned by `known` unless it heard of a
+    change since `generation` (taken before the read)."""
     if row is None:
         return None
     player_id, version, status, seat = row

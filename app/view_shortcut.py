@@ -7,10 +7,10 @@ answer:
 
 - `If-None-Match` naming the version the process has heard of (app/known.py) for this token
   and seat: 304, no query;
-- otherwise, for a token the process knows: the version and seat read by one prepared
-  statement on a pooled connection in autocommit (no session, no transaction), then a 304 if
-  the tag matches, or the shared rendering of that version (rendered here, once per
-  process, when it has none yet);
+- otherwise, for a token the process knows: the version and seat read in the database (one
+  prepared statement on a pooled connection in autocommit, shared by every request in flight
+  in the process: app/batched_reads.py), then a 304 if the tag matches, or the shared
+  rendering of that version (rendered here, once per process, when it has none yet);
 - a long poll (`?wait=N`, a token the process knows, `If-None-Match` naming the version it
   heard) waits here, without Flask's request and its layers on the waiting greenlet's stack
   (the deepest part of what a waiter costs in memory), with the same rules as Flask's path:
@@ -31,12 +31,14 @@ from typing import Any, TypeVar
 from flask import Flask
 from sqlalchemy.engine import Engine
 
-from app import conditional, pollcap
+from app import conditional, pollcap, prepared
 from app.action_path import read_match
 from app.api.responses import json_bytes
+from app.batched_reads import BatchedReads, ReadFailed
 from app.disconnect import ClientGone
 from app.extensions import db
 from app.models import id_can_exist
+from app.prepared import Statement
 from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, etag_of, match_view
 from app.schemas import MAX_WAIT_SECONDS
 from app.security_headers import API_POLICY, HEADERS
@@ -73,6 +75,7 @@ class ViewShortcut:
         self._app = app
         self._next = app.wsgi_app
         self._engine: Engine | None = None
+        self._reads = BatchedReads(self._rows)
         origins = app.config.get("CORS_ORIGINS") or ()
         self._fixed = [("Cache-Control", PRIVATE_CACHE_CONTROL), *HEADERS.items(),
                        ("Content-Security-Policy", API_POLICY),
@@ -172,10 +175,20 @@ class ViewShortcut:
 
     def _read(self, known: Any, match_id: str,
               digest: str | None) -> conditional.Current | None:
-        """The current version and seat read in the database, or None (also on any error:
-        Flask's path then answers as it does)."""
-        return self._on_connection(
-            lambda fairy: conditional.read_current(fairy, known, match_id, digest))
+        """The current version and seat read in the database (one query shared by the
+        requests in flight: app/batched_reads.py), or None (also on any error: Flask's path
+        then answers as it does)."""
+        try:
+            return self._reads.read(known, match_id, digest)
+        except ReadFailed:
+            return None
+
+    def _rows(self, statement: Statement, params: dict[str, Any]) -> list[tuple[Any, ...]] | None:
+        """The rows of `statement` on a pooled connection (None on a database error)."""
+        def fetch(fairy: Any) -> list[tuple[Any, ...]]:
+            with prepared.run(fairy, [statement], params) as cursor:
+                return cursor.fetchall()
+        return self._on_connection(fetch)
 
     def _on_connection(self, read: Callable[[Any], T | None]) -> T | None:
         """`read` given a pooled connection in autocommit (one statement each, no
