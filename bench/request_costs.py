@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""What each kind of request costs, in CPU, ours against the baseline, one request at a time.
+
+    .venv/bin/python bench/request_costs.py            # 10 s per side
+    .venv/bin/python bench/request_costs.py --quick    # 4 s per side
+
+bench/api.py measures throughput under concurrent load, where a request's cost is the share
+of the cores it took; this script says where that goes. It starts the same two servers as
+bench/api.py (our `wsgi:app` and `bench/_baseline_app.py`, 2 gevent workers each, on one
+embedded PostgreSQL or BENCH_DATABASE_URL), then sends one request at a time on a keep-alive
+connection and charges each request the CPU time its server's workers and the PostgreSQL
+processes ran meanwhile (read from /proc/<pid>/task/*/schedstat: nanoseconds, not ticks).
+
+Ours: two bench players play matches against each other as bench/api.py's action client does
+(the view of the seat to act, a legal action with If-Match and an Idempotency-Key, a new match
+created and joined when one ends). The kinds: `action` (the POST), `view_new` (a GET of a
+version not rendered yet: the version read, then the match read and rendered),
+`view_rendered` (the same GET again at once: the version read, the rendering shared), `create`
+and `join`. The baseline: `GET /view/<size>` and `POST
+/counter/<k>/<size>` (a `SELECT ... FOR UPDATE` + `UPDATE` transaction).
+
+One request at a time, a request pays costs that concurrent requests share (a gevent loop
+turn, a database round trip of its own where bench/api.py's views share one query): the
+figures are each kind's cost alone, higher than bench/api.py's per-request figures. The last
+line is JSON.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import http.client
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.api import (HOST, Gunicorn, Postgres, _children, libpq_url,  # noqa: E402
+                       migrate_to_head, register)
+
+
+def cpu_ns(pids: list[int]) -> int:
+    """CPU nanoseconds run so far by every thread of `pids` (those still alive)."""
+    total = 0
+    for pid in pids:
+        for path in glob.glob(f"/proc/{pid}/task/*/schedstat"):
+            try:
+                with open(path) as f:
+                    total += int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+    return total
+
+
+class Meter:
+    """One keep-alive connection to a server; each request is charged the CPU its workers
+    and PostgreSQL's processes ran while it was answered."""
+
+    def __init__(self, server: Gunicorn, pg_pids: Callable[[], list[int]]) -> None:
+        self.conn = http.client.HTTPConnection(HOST, server.port, timeout=10)
+        self.workers = server.workers
+        self.pg_pids = pg_pids
+        self.costs: dict[str, list[float]] = {}  # kind: [count, worker ns, pg ns]
+
+    def request(self, kind: str, method: str, path: str, body: object = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], object]:
+        data = None if body is None else json.dumps(body).encode()
+        hdrs = {**(headers or {}), **({"Content-Type": "application/json"} if data else {})}
+        pg = self.pg_pids()
+        w0, p0 = cpu_ns(self.workers), cpu_ns(pg)
+        self.conn.request(method, path, body=data, headers=hdrs)
+        resp = self.conn.getresponse()
+        raw = resp.read()
+        w1, p1 = cpu_ns(self.workers), cpu_ns(pg)
+        count = self.costs.setdefault(kind, [0, 0, 0])
+        count[0] += 1
+        count[1] += w1 - w0
+        count[2] += p1 - p0
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, \
+            (json.loads(raw) if raw else None)
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        return {kind: {"n": n, "worker_ms": round(w / n / 1e6, 3), "pg_ms": round(p / n / 1e6, 3)}
+                for kind, (n, w, p) in self.costs.items()}
+
+
+def play_ours(meter: Meter, tokens: list[str], seconds: float, seed: int) -> None:
+    auths = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    rng = random.Random(seed)
+
+    def new_match() -> str:
+        status, _, view = meter.request("create", "POST", "/v1/matches",
+                                        {"players": 2, "visibility": "private"}, auths[0])
+        assert status == 201, view
+        status, _, joined = meter.request("join", "POST", f"/v1/matches/{view['id']}/join",
+                                          {"invite_code": view["invite_code"]}, auths[1])
+        assert status == 200, joined
+        return view["id"]
+
+    match_id = new_match()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        seat = 0
+        for _ in range(2):  # seat 0's view, then (when another seat acts) that seat's
+            status, headers, view = meter.request("view_new", "GET", f"/v1/matches/{match_id}",
+                                                  headers=auths[seat])
+            assert status == 200, view
+            again, _, _ = meter.request("view_rendered", "GET", f"/v1/matches/{match_id}",
+                                        headers=auths[seat])
+            assert again == 200
+            if view["status"] != "active" or view["hand"]["to_act"][0] == seat:
+                break
+            seat = view["hand"]["to_act"][0]
+        if view["status"] != "active":
+            match_id = new_match()
+            continue
+        status, _, after = meter.request(
+            "action", "POST", f"/v1/matches/{match_id}/actions",
+            rng.choice(view["legal_actions"]),
+            {**auths[seat], "If-Match": headers["etag"], "Idempotency-Key": uuid.uuid4().hex})
+        assert status == 200, after
+
+
+def play_baseline(meter: Meter, size: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status, _, _ = meter.request("view", "GET", f"/view/{size}")
+        assert status == 200
+        status, _, _ = meter.request("counter", "POST", f"/counter/1/{size}",
+                                     {"type": "play", "card": "7c"})
+        assert status == 200
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="4 s per side")
+    ap.add_argument("--seconds", type=float, default=None, help="seconds per side (10)")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args(argv)
+    seconds = args.seconds or (4.0 if args.quick else 10.0)
+    tmp = Path(tempfile.mkdtemp(prefix="truco-bench-costs-"))
+    pg = ours = base = None
+    try:
+        pg = Postgres(tmp)
+        our_url = pg.create_database("bench_costs")
+        base_url = pg.create_database("bench_costs_base")
+        migrate_to_head(our_url)
+        import psycopg2
+        with psycopg2.connect(libpq_url(base_url)) as conn, conn.cursor() as cur:
+            cur.execute("CREATE TABLE counters (id integer PRIMARY KEY, n bigint NOT NULL)")
+            cur.execute("INSERT INTO counters SELECT g, 0 FROM generate_series(0, 7) g")
+        conn.close()
+        ours = Gunicorn("ours", "wsgi:app", {"DATABASE_URL": our_url, "TRUCO_ENV": "testing"},
+                        tmp)
+        base = Gunicorn("baseline", "bench._baseline_app:app",
+                        {"BASELINE_DSN": libpq_url(base_url), "TRUCO_ENV": "testing"}, tmp)
+        ours.wait_healthy()
+        base.wait_healthy()
+        postmaster = None if pg.datadir is None else \
+            int((pg.datadir / "postmaster.pid").read_text().split()[0])
+
+        def pg_pids() -> list[int]:
+            return [] if postmaster is None else [postmaster, *_children(postmaster)]
+
+        tokens = [register(ours.port, "costs_a"), register(ours.port, "costs_b")]
+        our_meter, base_meter = Meter(ours, pg_pids), Meter(base, pg_pids)
+        play_ours(our_meter, tokens, 1.0, args.seed)  # warm-up: caches, prepared statements
+        play_baseline(base_meter, 1800, 1.0)
+        our_meter.costs.clear()
+        base_meter.costs.clear()
+        play_ours(our_meter, tokens, seconds, args.seed + 1)
+        play_baseline(base_meter, 1800, seconds)
+        out = {"ours": our_meter.summary(), "baseline": base_meter.summary(),
+               "pg": pg.kind, "seconds_per_side": seconds}
+        print(f"CPU per request, one at a time ({seconds:g} s per side; PostgreSQL:"
+              f" {pg.kind}{'' if postmaster else ', its CPU not measured'}):")
+        print(f"  {'':16}{'n':>7}{'workers ms':>12}{'PG ms':>9}")
+        for side in ("ours", "baseline"):
+            for kind, c in out[side].items():
+                print(f"  {side + ' ' + kind:16}{c['n']:>7}{c['worker_ms']:>12.3f}"
+                      f"{c['pg_ms']:>9.3f}")
+        o, b = out["ours"], out["baseline"]
+        if "action" in o and "counter" in b:
+            out["action_worker_ratio"] = round(o["action"]["worker_ms"] / b["counter"]["worker_ms"], 2)
+        if "view_new" in o and "view" in b:
+            out["view_new_worker_ratio"] = round(o["view_new"]["worker_ms"] / b["view"]["worker_ms"], 2)
+        print(f"ours / baseline worker CPU: action {out.get('action_worker_ratio')}x the"
+              f" counter POST, a view of a new version {out.get('view_new_worker_ratio')}x the"
+              f" static GET")
+        print(json.dumps(out))
+        return 0
+    finally:
+        for server in (ours, base):
+            if server is not None:
+                server.stop()
+        if pg is not None:
+            pg.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
