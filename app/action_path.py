@@ -1,15 +1,19 @@
-"""The action's database work in two round trips (the hot path: every move of every match),
-and the same read for rendering views.
+"""The action's database work in three round trips (the hot path: every move of every
+match), and the same read for rendering views.
 
-1. :func:`lock_and_load`: the match row is locked, then the match, its seats and their
-   players, the caller's stored answer for an `Idempotency-Key` and the players' active
-   webhook endpoints are read, all in one round trip. (Two statements in one message: the
-   lock must be held before the read, so that the read sees what the lock's previous holder
-   committed; a single `SELECT ... FOR UPDATE` joining the seats would read them from the
-   snapshot taken before it waited.)
+The action runs in a :func:`transaction` of its own on a pooled connection, outside the ORM
+session, so that nothing but these three messages reaches the database:
+
+1. :func:`lock_and_load`: `BEGIN`, then the match row is locked, then the match, its seats and
+   their players, the caller's stored answer for an `Idempotency-Key` and the players' active
+   webhook endpoints are read, all in one round trip. (The lock and the read are two
+   statements in one message: the lock must be held before the read, so that the read sees
+   what the lock's previous holder committed; a single `SELECT ... FOR UPDATE` joining the
+   seats would read them from the snapshot taken before it waited.)
 2. :func:`write`: the match's new columns, the recorded action, its events, the caller's
    deadline count reset, the idempotency record, the webhook outbox and the notifications,
-   all in one statement; then the caller commits.
+   all in one statement;
+3. :func:`commit`: `COMMIT`, then this process learns the new version (app/known.py).
 
 The match comes back as transient model objects (never added to the session, made cheaply:
 :func:`_row`), so the service and the rendering use the models as everywhere else; only the I/O is hand-written
@@ -17,11 +21,14 @@ here. The models and migrations stay the single definition of the tables.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 import orjson
+from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 from sqlalchemy.orm.instrumentation import manager_of_class
 
 from app import prepared
@@ -29,6 +36,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
 from app.prepared import Statement
+from app.waiting import committed
 from app.writes import BufferedWrites, Endpoint
 
 T = TypeVar("T")
@@ -149,12 +157,37 @@ def _run(statements: list[Statement], params: dict[str, Any], fairy: Any = None)
     return prepared.run(fairy, statements, params)
 
 
-def lock_and_load(match_id: str, player_id: str, key: str | None) -> Loaded:
-    """Lock `match_id` and read it (404 when there is none): one round trip."""
+@contextmanager
+def transaction() -> Iterator[Any]:
+    """A pooled connection (SQLAlchemy's ``_ConnectionFairy``) for one action's transaction,
+    outside the ORM session: in autocommit, so that `BEGIN` travels with the first statement
+    (:func:`lock_and_load`) and :func:`commit` sends `COMMIT`. Whatever ends the block
+    without that commit (an API error, a replay, a database error) rolls the transaction
+    back before the connection goes back to the pool; a connection that cannot even do that
+    is dropped."""
+    fairy = db.engine.raw_connection()
+    dbapi = fairy.dbapi_connection
+    dbapi.autocommit = True
+    try:
+        yield fairy
+    finally:
+        try:
+            if dbapi.info.transaction_status != TRANSACTION_STATUS_IDLE:
+                with dbapi.cursor() as cursor:
+                    cursor.execute("ROLLBACK")
+            dbapi.autocommit = False
+        except Exception:  # noqa: BLE001 - the connection is broken: never reused
+            fairy.invalidate()
+        fairy.close()
+
+
+def lock_and_load(fairy: Any, match_id: str, player_id: str, key: str | None) -> Loaded:
+    """Begin, lock `match_id` and read it (404 when there is none): one round trip on the
+    :func:`transaction`'s connection `fairy`."""
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
-    with _run([_LOCK, _LOAD], {"match_id": match_id, "player_id": player_id,
-                               "key": key}) as cur:
+    with prepared.run(fairy, [_LOCK, _LOAD], {"match_id": match_id, "player_id": player_id,
+                                              "key": key}, begin=True) as cur:
         row = cur.fetchone()
     if row is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
@@ -215,12 +248,13 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def write(match: Match, writes: BufferedWrites, seat: int, player_id: str,
+def write(fairy: Any, match: Match, writes: BufferedWrites, seat: int, player_id: str,
           idempotency: tuple[str, str, int, dict[str, Any], dict[str, str]] | None) -> None:
-    """Store the changed `match` and everything `writes` holds, in one statement.
-    `idempotency`: (key, request hash, status, response body, headers) to keep, if any."""
+    """Store the changed `match` and everything `writes` holds, in one statement on the
+    :func:`transaction`'s connection `fairy`. `idempotency`: (key, request hash, status,
+    response body, headers) to keep, if any."""
     key, request_hash, status_code, response, headers = idempotency or (None,) * 5
-    _run([_WRITE], {
+    prepared.run(fairy, [_WRITE], {
         "match_id": match.id, "version": match.version, "updated_at": match.updated_at,
         "event_count": match.event_count, "action_count": match.action_count,
         "state": _json(match.state), "to_act": list(match.to_act), "score": list(match.score),
@@ -235,3 +269,11 @@ def write(match: Match, writes: BufferedWrites, seat: int, player_id: str,
         "notifications": _json([{"channel": c, "payload": p}
                                 for c, p in writes.notifications]),
     }).close()
+
+
+def commit(fairy: Any, writes: BufferedWrites) -> None:
+    """Commit the :func:`transaction`; then this process knows the new versions at once,
+    whatever its listener's lag (as a session's commit teaches it: app/waiting.py)."""
+    with fairy.cursor() as cursor:
+        cursor.execute("COMMIT")
+    committed(writes.changes)

@@ -14,7 +14,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import ActionRecord, Match, Seat, id_can_exist
 from app.rendering import iso
-from app.waiting import CHANNEL, known_at_commit
+from app.waiting import CHANNEL
 from app.webhook_events import on_store as enqueue_webhooks
 from app.writes import SESSION_WRITES, Writes
 
@@ -71,7 +71,7 @@ def notify(match: Match, *others: str, writes: Writes = SESSION_WRITES) -> None:
     # (a seat added in this transaction has its player but no player_id before the flush)
     players = {s.player.id for s in match.seats if s.player is not None} | set(others)
     writes.notify(CHANNEL, f"{match.id}:{match.version}:{','.join(sorted(players))}")
-    known_at_commit(db.session(), match.id, match.version)
+    writes.changed(match.id, match.version)
 
 
 def append_events(match: Match, events: list[dict[str, Any]],

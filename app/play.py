@@ -84,34 +84,35 @@ def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
 def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | None = None,
         idempotency_key: str | None = None) -> Answer:
     """A player's action (API.md, actions): the caller's view after it. Bots that are to act
-    next move in the background, each move its own transaction. The hot path: one round
-    trip locks and reads, one writes (app/action_path.py), then the commit."""
-    loaded = action_path.lock_and_load(match_id, player_id, idempotency_key)
-    match = loaded.match
-    held = match.seat_of(player_id)
-    if held is None:
-        raise ApiError(403, "not_a_player", "you have no seat in this match")
-    seat = held.seat
-    digest = None if idempotency_key is None else request_hash(body)
-    if loaded.replay is not None:  # (read only for a key)
-        db.session.rollback()
-        if loaded.replay["request_hash"] != digest:
-            raise ApiError(422, "idempotency_key_reused",
-                           "this Idempotency-Key was used with another body")
-        return Answer(loaded.replay["status_code"], loaded.replay["response"],
-                      {**loaded.replay["headers"], "Idempotent-Replayed": "true"})
-    if if_match is not None and not etag_matches(if_match, etag(match, seat)):
-        raise ApiError(412, "version_mismatch", "the match changed since that representation",
-                       current=match_view(match, seat), headers={"ETag": etag(match, seat)})
-    writes = BufferedWrites(loaded.endpoints)
-    state = _apply(match, seat, player_id, body, writes)
-    held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
-    notify(match, writes=writes)
-    answer = Answer(200, match_view(match, seat, state), view_headers(match, seat))
-    kept = None if idempotency_key is None or digest is None else (
-        idempotency_key, digest, answer.status, answer.body, answer.headers)
-    action_path.write(match, writes, seat, player_id, kept)
-    db.session.commit()
+    next move in the background, each move its own transaction. The hot path: three round
+    trips (app/action_path.py): begin, lock and read; write; commit."""
+    with action_path.transaction() as connection:
+        loaded = action_path.lock_and_load(connection, match_id, player_id, idempotency_key)
+        match = loaded.match
+        held = match.seat_of(player_id)
+        if held is None:
+            raise ApiError(403, "not_a_player", "you have no seat in this match")
+        seat = held.seat
+        digest = None if idempotency_key is None else request_hash(body)
+        if loaded.replay is not None:  # (read only for a key; the transaction rolls back)
+            if loaded.replay["request_hash"] != digest:
+                raise ApiError(422, "idempotency_key_reused",
+                               "this Idempotency-Key was used with another body")
+            return Answer(loaded.replay["status_code"], loaded.replay["response"],
+                          {**loaded.replay["headers"], "Idempotent-Replayed": "true"})
+        if if_match is not None and not etag_matches(if_match, etag(match, seat)):
+            raise ApiError(412, "version_mismatch",
+                           "the match changed since that representation",
+                           current=match_view(match, seat), headers={"ETag": etag(match, seat)})
+        writes = BufferedWrites(loaded.endpoints)
+        state = _apply(match, seat, player_id, body, writes)
+        held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
+        notify(match, writes=writes)
+        answer = Answer(200, match_view(match, seat, state), view_headers(match, seat))
+        kept = None if idempotency_key is None or digest is None else (
+            idempotency_key, digest, answer.status, answer.body, answer.headers)
+        action_path.write(connection, match, writes, seat, player_id, kept)
+        action_path.commit(connection, writes)
     return answer
 
 

@@ -39,17 +39,19 @@ class Statement:
                         if self.params else f"EXECUTE {name}")
 
 
-def run(fairy: Any, statements: list[Statement], params: dict[str, Any]) -> Any:
+def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
+        begin: bool = False) -> Any:
     """Execute `statements` in one round trip on the pooled connection `fairy` (SQLAlchemy's
     ``_ConnectionFairy``: it has ``info`` and ``cursor()``); the cursor, holding the last
-    statement's rows."""
+    statement's rows. `begin`: a `BEGIN` first, in the same message (on a connection in
+    autocommit, whose transaction the caller then ends)."""
     prepared: set[str] | None = fairy.info.get(_INFO_KEY)
     cursor = fairy.cursor()
     if prepared is None:
         cursor.execute("SELECT name FROM pg_prepared_statements")
         prepared = {name for (name,) in cursor.fetchall()}
         fairy.info[_INFO_KEY] = prepared
-    parts: list[str] = []
+    parts: list[str] = ["BEGIN"] if begin else []
     for statement in statements:
         if statement.name not in prepared:
             parts.append(statement.prepare)

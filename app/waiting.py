@@ -230,17 +230,25 @@ def known_at_commit(session: Session, match_id: str, version: int) -> None:
     session.info.setdefault("truco_heard", []).append((match_id, version))
 
 
+def committed(heard: Iterable[tuple[str, int]], tokens: Iterable[str] = ()) -> None:
+    """Tell this process's :class:`~app.known.Known` (when its hub runs) of what was just
+    committed: matches at new versions, players whose token changed."""
+    if not has_app_context():
+        return
+    found = current_app.extensions.get("truco_hub")
+    if found is not None:
+        for match_id, version in heard:
+            found.known.heard(match_id, version)
+        for player_id in tokens:
+            found.known.token_changed(player_id)
+
+
 @orm_event.listens_for(Session, "after_commit")
 def _tell_known(session: Session) -> None:
     heard = session.info.pop("truco_heard", None)
     tokens = session.info.pop("truco_tokens", None)
-    if (heard or tokens) and has_app_context():
-        found = current_app.extensions.get("truco_hub")
-        if found is not None:
-            for match_id, version in heard or ():
-                found.known.heard(match_id, version)
-            for player_id in tokens or ():
-                found.known.token_changed(player_id)
+    if heard or tokens:
+        committed(heard or (), tokens or ())
 
 
 @orm_event.listens_for(Session, "after_rollback")

@@ -20,6 +20,7 @@ from sqlalchemy import select, text
 
 from app.extensions import db
 from app.models import ActionRecord, Event
+from app.waiting import known_at_commit
 from app.webhook_models import WebhookDelivery, WebhookEndpoint
 
 
@@ -46,6 +47,9 @@ class Writes(Protocol):
 
     def notify(self, channel: str, payload: str) -> None:
         """Sent at commit (PostgreSQL holds notifications until then)."""
+
+    def changed(self, match_id: str, version: int) -> None:
+        """Tell this process of the match's new version once it is committed."""
 
 
 class SessionWrites:
@@ -75,6 +79,9 @@ class SessionWrites:
         db.session.execute(text("SELECT pg_notify(:channel, :payload)"),
                            {"channel": channel, "payload": payload})
 
+    def changed(self, match_id: str, version: int) -> None:
+        known_at_commit(db.session(), match_id, version)
+
 
 SESSION_WRITES = SessionWrites()
 
@@ -93,6 +100,8 @@ class BufferedWrites:
     actions: list[dict[str, Any]] = field(default_factory=list)
     deliveries: list[dict[str, Any]] = field(default_factory=list)
     notifications: list[tuple[str, str]] = field(default_factory=list)
+    changes: list[tuple[str, int]] = field(default_factory=list)
+    """(match id, version) to tell this process of after the commit (app/action_path.py)."""
 
     def endpoints(self, player_ids: set[str]) -> list[Endpoint]:
         return [e for e in self.known_endpoints if e.player_id in player_ids]
@@ -113,3 +122,6 @@ class BufferedWrites:
 
     def notify(self, channel: str, payload: str) -> None:
         self.notifications.append((channel, payload))
+
+    def changed(self, match_id: str, version: int) -> None:
+        self.changes.append((match_id, version))

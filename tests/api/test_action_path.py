@@ -63,3 +63,78 @@ def test_a_fresh_process_reads_a_match_before_any_orm_query() -> None:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["3", "0"]
+
+
+def test_an_action_is_three_messages_to_the_database(client: Any, app: Any) -> None:
+    """Begin, lock and load in one message; the write in one; the commit: nothing else (no
+    BEGIN of its own, no session statements), and the connection goes back to the pool with
+    no transaction open."""
+    import psycopg2
+    from psycopg2.extensions import TRANSACTION_STATUS_IDLE
+    from sqlalchemy import event
+
+    from app.extensions import db
+    from tests.api.helpers import act_ok, get_view
+    from tests.api.test_known_answers import SETUP, listening, next_move
+
+    match_id, seated = full_match(client, players=2, **SETUP)
+    for player in seated:
+        get_view(client, match_id, player)  # (the process learns the tokens)
+    listening(app)
+    act_ok(client, match_id, *next_move(client, match_id, seated))  # statements prepared
+    sent: list[str] = []
+    returned: list[int] = []
+
+    class Spy(psycopg2.extensions.cursor):
+        def execute(self, sql: str, params: Any = None) -> None:  # type: ignore[override]
+            conn = self.connection
+            implicit = not conn.autocommit and \
+                conn.info.transaction_status == TRANSACTION_STATUS_IDLE
+            words = [part.split("(")[0].strip() for part in sql.split(";\n")]
+            sent.append(("BEGIN (implicit); " if implicit else "") + "; ".join(words))
+            super().execute(sql, params)
+
+    def checkout(dbapi: Any, record: Any, proxy: Any) -> None:
+        dbapi.cursor_factory = Spy
+
+    def checkin(dbapi: Any, record: Any) -> None:
+        if dbapi is not None:
+            returned.append(dbapi.info.transaction_status)
+            dbapi.cursor_factory = psycopg2.extensions.cursor
+
+    with app.app_context():
+        engine = db.engine
+    mover, action = next_move(client, match_id, seated)
+    event.listen(engine, "checkout", checkout)
+    event.listen(engine, "checkin", checkin)
+    try:
+        act_ok(client, match_id, mover, action)
+    finally:
+        event.remove(engine, "checkout", checkout)
+        event.remove(engine, "checkin", checkin)
+    assert sent == ["BEGIN; EXECUTE truco_action_lock; EXECUTE truco_action_load",
+                    "EXECUTE truco_action_write", "COMMIT"]
+    assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
+
+
+def test_a_refused_action_leaves_no_transaction_open(client: Any, app: Any) -> None:
+    """An action refused after the lock (not your turn, a stale If-Match, a replay) rolls its
+    transaction back: the match is not left locked, and the next action goes through."""
+    from tests.api.helpers import act, act_ok, get_view
+    from tests.api.test_known_answers import SETUP, next_move
+
+    match_id, seated = full_match(client, players=2, **SETUP)
+    mover, action = next_move(client, match_id, seated)
+    waiting = next(p for p in seated if p is not mover)
+    assert act(client, match_id, waiting, action).status_code == 422  # not their turn
+    stale = {**mover.headers, "If-Match": '"m_x.v1.seat0"'}
+    r = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=stale)
+    assert r.status_code == 412
+    key = {**mover.headers, "Idempotency-Key": "k1"}
+    first = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=key)
+    assert first.status_code == 200
+    again = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=key)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    nxt, step = next_move(client, match_id, seated)
+    assert act_ok(client, match_id, nxt, step)["version"] == first.json["version"] + 1
+    assert get_view(client, match_id, seated[0])["version"] == first.json["version"] + 1
