@@ -41,7 +41,7 @@ app/conditional.py's single read, a token that names no player finds nothing."""
 
 WAIT_SECONDS = 30.0
 """The longest a caller waits for its query (the database's own deadlines end it sooner:
-app/dbwait.py); then it gets None, as on a database error."""
+app/dbwait.py); then it gets ReadFailed, as on a database error."""
 
 
 class _Batch:
