@@ -12,6 +12,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
 from app.models import Match, Player, Seat, new_id
+from app.rendering import Answer, view_answer
 from app.webhook_events import enqueue_invited
 
 SEED_BITS = 62
@@ -25,8 +26,9 @@ def server_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 
-def create_match(player: Player, body: dict[str, Any]) -> Match:
-    """Validate the create body (API.md) and seat the creator; start at once if full."""
+def create_match(player: Player, body: dict[str, Any]) -> Answer:
+    """Validate the create body (API.md) and seat the creator; start at once if full. The
+    creator's view of the new match (201)."""
     players = body["players"]
     # Whoever knows the seed can compute every deal: a chosen seed is a fixed deal.
     fixed = any(body[k] is not None for k in ("seed", "deals", "start_score"))
@@ -86,8 +88,9 @@ def create_match(player: Player, body: dict[str, Any]) -> Match:
         enqueue_invited(match, invite["player_id"], invite["seat"])
     _start_if_full(match)
     notify(match)
+    answer = view_answer(match, seat, 201)
     db.session.commit()
-    return match
+    return answer
 
 
 def _check_waiting_cap(player: Player) -> None:
@@ -134,14 +137,16 @@ def _start_if_full(match: Match) -> None:
 
 
 def join_match(player: Player, match_id: str, seat: int | None,
-               invite_code: str | None) -> tuple[Match, bool]:
-    """Seat the player; (match, True) when a seat was taken now, False when already seated.
-    An invited player accepts this way: they take the seat reserved for them (no invite
-    code needed; a `seat` asked for is ignored)."""
+               invite_code: str | None) -> tuple[Answer, bool]:
+    """Seat the player; (their view, True) when a seat was taken now, False when already
+    seated. An invited player accepts this way: they take the seat reserved for them (no
+    invite code needed; a `seat` asked for is ignored)."""
     match = lock_match(match_id)
-    if match.seat_of(player.id) is not None:
+    held = match.seat_of(player.id)
+    if held is not None:
+        answer = view_answer(match, held.seat)
         db.session.rollback()
-        return match, False
+        return answer, False
     if match.status != "waiting":
         raise ApiError(409, "match_not_waiting", "the match has already started or ended")
     invitation = match.invitation_for(player.id)
@@ -152,8 +157,9 @@ def join_match(player: Player, match_id: str, seat: int | None,
                                "player_id": player.id}])
         _start_if_full(match)
         notify(match)
+        answer = view_answer(match, invitation.seat)
         db.session.commit()
-        return match, True
+        return answer, True
     if match.visibility == "private" and invite_code != match.invite_code:
         raise ApiError(403, "invalid_invite_code", "this private match needs its invite code")
     taken = {s.seat for s in match.seats}
@@ -169,13 +175,15 @@ def join_match(player: Player, match_id: str, seat: int | None,
     append_events(match, [{"type": "player_joined", "seat": seat, "player_id": player.id}])
     _start_if_full(match)
     notify(match)
+    answer = view_answer(match, seat)
     db.session.commit()
-    return match, True
+    return answer, True
 
 
-def leave_match(player: Player, match_id: str) -> Match:
+def leave_match(player: Player, match_id: str) -> Answer:
     """Give up a seat before the match starts, or decline an invitation. A match left with
-    no player who has accepted is cancelled (its pending invitations go with it)."""
+    no player who has accepted is cancelled (its pending invitations go with it). The
+    match as a spectator sees it now."""
     match = lock_match(match_id)
     invitation = match.invitation_for(player.id)
     seat = match.seat_of(player.id) or invitation
@@ -197,7 +205,8 @@ def leave_match(player: Player, match_id: str) -> Match:
             match.seats.remove(pending)
         append_events(match, [{"type": "match_cancelled"}])
     notify(match, *gone)
+    answer = view_answer(match, None)
     db.session.commit()
-    return match
+    return answer
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -15,23 +14,10 @@ from app.extensions import db
 from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
 from app import action_path
 from app.models import Match, Player
-from app.rendering import PRIVATE_CACHE_CONTROL, etag, etag_matches, match_view
+from app.rendering import Answer, etag, etag_matches, match_view, view_answer
 from app.webhook_events import enqueue_deadline_soon
 from app.writes import SESSION_WRITES, BufferedWrites, Writes
 from engine.bots import choose
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What a verb answers: a status, a JSON body and headers (the blueprint sends them)."""
-
-    status: int
-    body: dict[str, Any]
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-def view_headers(match: Match, seat: int | None) -> dict[str, str]:
-    return {"ETag": etag(match, seat), "Cache-Control": PRIVATE_CACHE_CONTROL}
 
 
 def request_hash(body: dict[str, Any]) -> str:
@@ -108,7 +94,7 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
         state = _apply(match, seat, player_id, body, writes)
         held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
         notify(match, writes=writes)
-        answer = Answer(200, match_view(match, seat, state), view_headers(match, seat))
+        answer = view_answer(match, seat, state=state)
         kept = None if idempotency_key is None or digest is None else (
             idempotency_key, digest, answer.status, answer.body, answer.headers)
         action_path.write(connection, match, writes, seat, player_id, kept)
@@ -116,8 +102,8 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
     return answer
 
 
-def resign(player: Player, match_id: str) -> Match:
-    """The caller's team concedes the match."""
+def resign(player: Player, match_id: str) -> Answer:
+    """The caller's team concedes the match: their view after it."""
     match = lock_match(match_id)
     seat = match.seat_of(player.id)
     if seat is None:
@@ -127,8 +113,9 @@ def resign(player: Player, match_id: str) -> Match:
     state, events = engine.resign(load_state(match), seat.seat)
     _keep(match, seat.seat, player.id, {"type": "resign"}, state, events)
     notify(match)
+    answer = view_answer(match, seat.seat, state=state)
     db.session.commit()
-    return match
+    return answer
 
 
 def bot_rng(match: Match, seat: int) -> random.Random:

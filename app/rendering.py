@@ -1,6 +1,7 @@
 """Turning stored matches into the JSON that API.md describes, always via the engine's view."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -38,6 +39,26 @@ def etag_of(match_id: str, version: int, seat: int | None) -> str:
     everything a view shows changes only with the version, so this names it exactly."""
     viewer = "spectator" if seat is None else f"seat{seat}"
     return f'"{match_id}.v{version}.{viewer}"'
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a verb answers: a status, a JSON body and headers (the blueprint sends them)."""
+
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def view_headers(match: Match, seat: int | None) -> dict[str, str]:
+    return {"ETag": etag(match, seat), "Cache-Control": PRIVATE_CACHE_CONTROL}
+
+
+def view_answer(match: Match, seat: int | None, status: int = 200,
+                state: engine.MatchState | None = None) -> Answer:
+    """The match as `seat` sees it, with its ETag: a verb makes it before its commit, from
+    what it holds (after the commit the session would read the match again)."""
+    return Answer(status, match_view(match, seat, state), view_headers(match, seat))
 
 
 def etag_matches(header: str | None, current: str) -> bool:

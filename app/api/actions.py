@@ -12,7 +12,7 @@ from app.auth import caller_id
 from app.errors import PROBLEM_MIMETYPE, ApiError, ProblemSchema
 from app.match_store import get_match
 from app.models import Match
-from app.rendering import match_view
+from app.rendering import match_view, view_headers
 from app.schemas import (ACTION_BODY, AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
                          IllegalActionProblemSchema, MatchViewSchema, RateLimitedProblemSchema,
                          ValidationProblemSchema, VersionMismatchProblemSchema, WaitQuerySchema,
@@ -79,5 +79,5 @@ def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Re
         match = _wait_for_turn(match_id, you, args["wait"]) or get_match(match_id)
         held = match.seat_of(player_id)
         seat = None if held is None else held.seat
-        return json_response(match_view(match, seat), 200, play.view_headers(match, seat))
+        return json_response(match_view(match, seat), 200, view_headers(match, seat))
     return json_response(answer.body, answer.status, answer.headers)

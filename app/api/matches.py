@@ -12,18 +12,18 @@ from app import conditional, play, ratelimit
 from app import matches as service
 from app.api.responses import (
     VIEW_HEADERS,
+    answer_response,
     body_response,
     json_bytes,
     json_response,
     not_modified,
-    view_response,
 )
 from app.auth import optional_player, require_player
 from app.extensions import db
 from app.action_path import read_match
 from app.match_store import get_match
 from app.models import Match
-from app.rendering import etag_matches, etag_of, match_summary, match_view, seat_of
+from app.rendering import etag_matches, etag_of, match_summary, match_view
 from app.schemas import (
     AUTH_OPTIONAL,
     AUTH_REQUIRED,
@@ -59,9 +59,8 @@ def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
     player = require_player()
     ratelimit.check("create", player.id)
-    match = service.create_match(player, body)
-    return view_response(match, seat_of(match, player), 201,
-                         {"Location": f"/v1/matches/{match.id}"})
+    answer = service.create_match(player, body)
+    return answer_response(answer, {"Location": f"/v1/matches/{answer.body['id']}"})
 
 
 @blp.route("/matches")
@@ -160,8 +159,8 @@ def join(body: dict[str, Any], match_id: str) -> Response:
     """Take a seat (`seat`, or the first free one); private matches need `invite_code`.
     Joining again returns the seat you already have."""
     player = require_player()
-    match, _ = service.join_match(player, match_id, body["seat"], body["invite_code"])
-    return view_response(match, seat_of(match, player))
+    answer, _ = service.join_match(player, match_id, body["seat"], body["invite_code"])
+    return answer_response(answer)
 
 
 @blp.route("/matches/<match_id>/leave", methods=["POST"])
@@ -170,8 +169,7 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 def leave(match_id: str) -> Response:
     """Give up your seat before the match starts."""
     player = require_player()
-    match = service.leave_match(player, match_id)
-    return view_response(match, None)
+    return answer_response(service.leave_match(player, match_id))
 
 
 @blp.route("/matches/<match_id>/resign", methods=["POST"])
@@ -180,5 +178,4 @@ def leave(match_id: str) -> Response:
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""
     player = require_player()
-    match = play.resign(player, match_id)
-    return view_response(match, seat_of(match, player))
+    return answer_response(play.resign(player, match_id))

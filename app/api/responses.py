@@ -6,8 +6,7 @@ from typing import Any
 import orjson
 from flask import Response, current_app
 
-from app.models import Match
-from app.rendering import PRIVATE_CACHE_CONTROL, etag, match_view
+from app.rendering import PRIVATE_CACHE_CONTROL, Answer
 
 VIEW_HEADERS = {"Cache-Control": PRIVATE_CACHE_CONTROL}
 
@@ -36,11 +35,9 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
     return body_response(json_bytes(body), status, headers)
 
 
-def view_response(match: Match, seat: int | None, status: int = 200,
-                  headers: dict[str, str] | None = None) -> Response:
-    """The match as `seat` sees it, with its ETag; never cached by shared caches."""
-    all_headers = {"ETag": etag(match, seat), **VIEW_HEADERS, **(headers or {})}
-    return json_response(match_view(match, seat), status, all_headers)
+def answer_response(answer: Answer, headers: dict[str, str] | None = None) -> Response:
+    """What a service function answered (app/rendering.py: Answer), with `headers` added."""
+    return json_response(answer.body, answer.status, {**answer.headers, **(headers or {})})
 
 
 def not_modified(tag: str) -> Response:
