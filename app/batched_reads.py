@@ -39,6 +39,10 @@ SELECT q.i, p.id, m.version, m.status, s.seat
 """Each asked (match, token) that exists, numbered as asked (from 1): as
 app/conditional.py's single read, a token that names no player finds nothing."""
 
+IDLE_SECONDS = 30.0
+"""A reader with nothing to read for this long ends (the next read starts another): an app
+torn down in a process that lives on, as in tests, leaves no thread behind for long."""
+
 WAIT_SECONDS = 30.0
 """The longest a caller waits for its query (the database's own deadlines end it sooner:
 app/dbwait.py); then it gets ReadFailed, as on a database error."""
@@ -66,9 +70,10 @@ class BatchedReads:
     pooled connection and returns its rows, or None on a database error."""
 
     def __init__(self,
-                 run: Callable[[Statement, dict[str, Any]], list[tuple[Any, ...]] | None]
-                 ) -> None:
+                 run: Callable[[Statement, dict[str, Any]], list[tuple[Any, ...]] | None],
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         self._run = run
+        self._idle_seconds = idle_seconds
         self._lock = threading.Lock()
         self._asked = threading.Event()
         self._next: _Batch | None = None
@@ -95,7 +100,12 @@ class BatchedReads:
 
     def _serve(self) -> None:
         while True:
-            self._asked.wait()
+            if not self._asked.wait(self._idle_seconds):
+                with self._lock:  # (a read asks under this lock: none is left unserved)
+                    if not self._asked.is_set():
+                        self._reader = None
+                        return
+                continue
             with self._lock:
                 batch, self._next = self._next, None
                 self._asked.clear()

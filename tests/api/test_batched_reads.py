@@ -189,3 +189,17 @@ def test_the_view_shortcut_answers_concurrent_views_from_shared_reads(client: An
     for match_id, player_id, r in results:  # (as Flask's path answers them: Origin)
         assert r.status_code == expected[(match_id, player_id)].status_code
         assert r.get_data() == expected[(match_id, player_id)].get_data()
+
+
+def test_an_idle_reader_ends_and_the_next_read_starts_another(client: Any,
+                                                              database: Database) -> None:
+    match_id, seated = full_match(client, players=2, **SETUP)
+    token = hash_token(seated[0].token)
+    reads, known = BatchedReads(database.run, idle_seconds=0.2), live_known()
+    first = reads.read(known, match_id, token)
+    reader = reads._reader
+    assert reader is not None and reader.is_alive()
+    reader.join(5)
+    assert not reader.is_alive() and reads._reader is None
+    assert reads.read(known, match_id, token) == first
+    assert reads._reader is not None and reads._reader is not reader
