@@ -149,14 +149,6 @@ def _utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.astimezone(timezone.utc)
 
 
-def _run(statements: list[Statement], params: dict[str, Any], fairy: Any = None) -> Any:
-    """`statements` in one round trip on the pooled connection `fairy`, by default the
-    session's (its transaction, its commit); the cursor with the last one's rows."""
-    if fairy is None:
-        fairy = db.session.connection().connection
-    return prepared.run(fairy, statements, params)
-
-
 @contextmanager
 def transaction() -> Iterator[Any]:
     """A pooled connection (SQLAlchemy's ``_ConnectionFairy``) for one action's transaction,
@@ -200,7 +192,9 @@ def read_match(match_id: str, fairy: Any = None) -> Match | None:
     there is no such match."""
     if not id_can_exist(match_id):
         return None
-    with _run([_READ], {"match_id": match_id}, fairy) as cur:
+    if fairy is None:
+        fairy = db.session.connection().connection
+    with prepared.run(fairy, [_READ], {"match_id": match_id}) as cur:
         row = cur.fetchone()
     return None if row is None else _match_of(row)
 

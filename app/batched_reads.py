@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from app.conditional import Current, learned
+from app.conditional import READ_CURRENT, Current, learned
 from app.known import Known
 from app.prepared import Statement
 
@@ -27,17 +27,6 @@ Key = tuple[str, "str | None"]
 
 Row = tuple["str | None", int, str, "int | None"]
 """(player id, version, status, seat): what the caller's view depends on."""
-
-READ_MANY = Statement("truco_view_current_many", """
-SELECT q.i, p.id, m.version, m.status, s.seat
-  FROM unnest(%(match_ids)s, %(token_hashes)s) WITH ORDINALITY AS q(match_id, token_hash, i)
-  JOIN matches m ON m.id = q.match_id
-  LEFT JOIN players p ON p.token_hash = q.token_hash
-  LEFT JOIN seats s ON s.match_id = m.id AND s.player_id = p.id AND NOT s.invited
- WHERE q.token_hash IS NULL OR p.id IS NOT NULL""",
-                      {"match_ids": "text[]", "token_hashes": "text[]"})
-"""Each asked (match, token) that exists, numbered as asked (from 1): as
-app/conditional.py's single read, a token that names no player finds nothing."""
 
 IDLE_SECONDS = 30.0
 """A reader with nothing to read for this long ends (the next read starts another): an app
@@ -115,7 +104,7 @@ class BatchedReads:
     def _answer(self, batch: _Batch) -> None:
         keys = list(batch.keys)
         try:
-            rows = self._run(READ_MANY, {"match_ids": [k[0] for k in keys],
+            rows = self._run(READ_CURRENT, {"match_ids": [k[0] for k in keys],
                                          "token_hashes": [k[1] for k in keys]})
             if rows is None:
                 batch.failed = True

@@ -15,23 +15,26 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from app import prepared
+from app.api.responses import json_bytes
 from app.auth import bearer_token, hash_token, parse_bearer, token_sent
 from app.extensions import db
 from app.known import Known
-from app.models import id_can_exist
+from app.models import Match, id_can_exist
 from app.prepared import Statement
-from app.rendering import etag_of
+from app.rendering import etag_of, match_view, seat_number
 from app.waiting import hub
 
-_WITH_PLAYER = Statement("truco_view_current", """
-    SELECT p.id, m.version, m.status, s.seat
-    FROM players p
-    JOIN matches m ON m.id = %(match_id)s
-    LEFT JOIN seats s ON s.match_id = m.id AND s.player_id = p.id AND NOT s.invited
-    WHERE p.token_hash = %(token_hash)s""", {"match_id": "text", "token_hash": "text"})
-_ANONYMOUS = Statement("truco_view_current_anonymous",
-                       "SELECT NULL, version, status, NULL FROM matches WHERE id = %(match_id)s",
-                       {"match_id": "text"})
+READ_CURRENT = Statement("truco_view_current", """
+SELECT q.i, p.id, m.version, m.status, s.seat
+  FROM unnest(%(match_ids)s, %(token_hashes)s) WITH ORDINALITY AS q(match_id, token_hash, i)
+  JOIN matches m ON m.id = q.match_id
+  LEFT JOIN players p ON p.token_hash = q.token_hash
+  LEFT JOIN seats s ON s.match_id = m.id AND s.player_id = p.id AND NOT s.invited
+ WHERE q.token_hash IS NULL OR p.id IS NOT NULL""",
+                         {"match_ids": "text[]", "token_hashes": "text[]"})
+"""The current version and the caller's seat of each asked (match, token hash or None),
+numbered as asked (from 1); a match or a token that does not exist gives no row. One
+caller's read, or many at once (app/batched_reads.py)."""
 
 
 class Current(NamedTuple):
@@ -80,11 +83,10 @@ def read_current(fairy: Any, known: Known, match_id: str,
     """The caller's current view read on the pooled connection `fairy` (one prepared
     statement), learned by `known`; None for an unknown match or token."""
     generation = known.generation
-    statement = _ANONYMOUS if token_hash is None else _WITH_PLAYER
-    with prepared.run(fairy, [statement],
-                      {"match_id": match_id, "token_hash": token_hash}) as cursor:
+    with prepared.run(fairy, [READ_CURRENT],
+                      {"match_ids": [match_id], "token_hashes": [token_hash]}) as cursor:
         row = cursor.fetchone()
-    return learned(known, generation, match_id, token_hash, row)
+    return learned(known, generation, match_id, token_hash, None if row is None else row[1:])
 
 
 def learned(known: Known, generation: int, match_id: str, token_hash: str | None,
@@ -125,6 +127,13 @@ def token_hash_of(authorization: str | None) -> str | None | bool:
 
 Key = tuple[str, int, "int | None"]
 """(match id, version, seat): what a view body depends on (the ETag promises as much)."""
+
+
+def rendered(match: Match, player_id: str | None) -> tuple[Key, bytes]:
+    """The key and the JSON body of `match`'s view for `player_id`: what a rendering shared
+    by :class:`Renderings` holds."""
+    seat = seat_number(match, player_id)
+    return (match.id, match.version, seat), json_bytes(match_view(match, seat))
 
 
 class Renderings:

@@ -9,12 +9,12 @@ cap: 429 ``rate_limited`` with ``Retry-After``.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import threading
 from collections.abc import Iterator
 
-from flask import current_app, request
+from flask import current_app
 
+from app.auth import bearer_token, hash_token
 from app.errors import ApiError
 from app.ratelimit import client_address
 
@@ -27,9 +27,9 @@ _held: dict[str, int] = {}
 
 def client_key() -> str:
     """The caller: a digest of its bearer token, or its address when it sends none."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return token_key(hashlib.sha256(token.strip().encode()).hexdigest())
+    token = bearer_token()
+    if token is not None:
+        return token_key(hash_token(token))
     return "addr:" + client_address()
 
 
@@ -40,7 +40,7 @@ def held(key: str) -> int:
 
 
 def token_key(token_hash: str) -> str:
-    """The key of a caller with a token (`token_hash`: its SHA-256, hex)."""
+    """The key of a caller with a token (`token_hash`: app.auth.hash_token's)."""
     return "token:" + token_hash[:32]
 
 

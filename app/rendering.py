@@ -20,7 +20,12 @@ def player_public(player: Player) -> dict[str, Any]:
 
 def seat_of(match: Match, player: Player | None) -> int | None:
     """The caller's seat in `match`, or None for a spectator."""
-    seat = match.seat_of(player.id if player is not None else None)
+    return seat_number(match, None if player is None else player.id)
+
+
+def seat_number(match: Match, player_id: str | None) -> int | None:
+    """The seat of `player_id` in `match`, or None for a spectator."""
+    seat = match.seat_of(player_id)
     return None if seat is None else seat.seat
 
 

@@ -33,13 +33,12 @@ from sqlalchemy.engine import Engine
 
 from app import conditional, pollcap, prepared
 from app.action_path import read_match
-from app.api.responses import json_bytes
 from app.batched_reads import BatchedReads, ReadFailed
 from app.disconnect import ClientGone
 from app.extensions import db
 from app.models import id_can_exist
 from app.prepared import Statement
-from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, etag_of, match_view
+from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, etag_of
 from app.schemas import MAX_WAIT_SECONDS
 from app.security_headers import API_POLICY, HEADERS
 
@@ -168,10 +167,8 @@ class ViewShortcut:
         match = self._on_connection(lambda fairy: read_match(match_id, fairy))
         if match is None:
             raise LookupError(match_id)  # (the database failed: the caller goes to Flask)
-        held = match.seat_of(player_id)
-        seat = None if held is None else held.seat
         with self._app.app_context():  # (json_bytes falls back on Flask's encoder)
-            return (match.id, match.version, seat), json_bytes(match_view(match, seat))
+            return conditional.rendered(match, player_id)
 
     def _read(self, known: Any, match_id: str,
               digest: str | None) -> conditional.Current | None:

@@ -12,7 +12,7 @@ from app.auth import caller_id
 from app.errors import PROBLEM_MIMETYPE, ApiError, ProblemSchema
 from app.match_store import get_match
 from app.models import Match
-from app.rendering import match_view, view_headers
+from app.rendering import match_view, seat_number, view_headers
 from app.schemas import (ACTION_BODY, AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
                          IllegalActionProblemSchema, MatchViewSchema, RateLimitedProblemSchema,
                          ValidationProblemSchema, VersionMismatchProblemSchema, WaitQuerySchema,
@@ -77,7 +77,6 @@ def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Re
     if args["wait"] and answer.status == 200 and "Idempotent-Replayed" not in answer.headers \
             and answer.body["status"] == "active" and you not in answer.body["hand"]["to_act"]:
         match = _wait_for_turn(match_id, you, args["wait"]) or get_match(match_id)
-        held = match.seat_of(player_id)
-        seat = None if held is None else held.seat
+        seat = seat_number(match, player_id)
         return json_response(match_view(match, seat), 200, view_headers(match, seat))
     return json_response(answer.body, answer.status, answer.headers)

@@ -14,7 +14,6 @@ from app.api.responses import (
     VIEW_HEADERS,
     answer_response,
     body_response,
-    json_bytes,
     json_response,
     not_modified,
 )
@@ -23,7 +22,7 @@ from app.extensions import db
 from app.action_path import read_match
 from app.match_store import get_match
 from app.models import Match
-from app.rendering import etag_matches, etag_of, match_summary, match_view
+from app.rendering import etag_matches, etag_of, match_summary
 from app.schemas import (
     AUTH_OPTIONAL,
     AUTH_REQUIRED,
@@ -136,9 +135,7 @@ def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> R
         else:  # (the match and the caller are known to exist: one prepared read)
             player_id = now.player_id
             match = read_match(match_id) or get_match(match_id)
-        held = match.seat_of(player_id)
-        seat = None if held is None else held.seat
-        return (match.id, match.version, seat), json_bytes(match_view(match, seat))
+        return conditional.rendered(match, player_id)
 
     if now is None:
         (_, version, seat), body = render()

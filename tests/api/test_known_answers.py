@@ -322,7 +322,7 @@ def test_a_rendered_view_is_served_before_flask_with_the_same_answer(
             with counted(app) as statements:
                 short = client.get(f"/v1/matches/{match_id}", headers=auth)
                 short_stale = client.get(f"/v1/matches/{match_id}", headers=stale)
-        assert statements == ["EXECUTE truco_view_current_many"] * 2
+        assert statements == ["EXECUTE truco_view_current"] * 2
         for ours, flask in ((short, through_flask), (short_stale, through_flask_stale)):
             assert ours.status_code == flask.status_code == 200
             assert sorted(ours.headers.items()) == sorted(flask.headers.items())
