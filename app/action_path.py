@@ -1,7 +1,7 @@
 """The action's database work in three round trips (the hot path: every move of every
 match), and the same read for rendering views.
 
-The action runs in a :func:`transaction` of its own on a pooled connection, outside the ORM
+The action runs on a pooled connection of its own (:func:`own_connection`), outside the ORM
 session, so that nothing but these three messages reaches the database:
 
 1. :func:`lock_and_load`: `BEGIN`, then the match row is locked, then the match, its seats and
@@ -16,8 +16,8 @@ session, so that nothing but these three messages reaches the database:
 3. :func:`commit`: `COMMIT`, then this process learns the new version (app/known.py).
 
 The match comes back as transient model objects (never added to the session, made cheaply:
-:func:`_row`), so the service and the rendering use the models as everywhere else; only the I/O is hand-written
-here. The models and migrations stay the single definition of the tables.
+:func:`_row`), so the service and the rendering use the models as everywhere else; only
+the I/O is hand-written here. The models and migrations stay the single definition of the tables.
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 import orjson
 from psycopg2.extensions import TRANSACTION_STATUS_IDLE
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm.instrumentation import manager_of_class
 
 from app import prepared
@@ -150,17 +151,18 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 
 @contextmanager
-def transaction() -> Iterator[Any]:
-    """A pooled connection (SQLAlchemy's ``_ConnectionFairy``) for one action's transaction,
-    outside the ORM session: in autocommit, so that `BEGIN` travels with the first statement
-    (:func:`lock_and_load`) and :func:`commit` sends `COMMIT`. Whatever ends the block
-    without that commit (an API error, a replay, a database error) rolls the transaction
-    back before the connection goes back to the pool; a connection that cannot even do that
-    is dropped."""
-    fairy = db.engine.raw_connection()
+def own_connection(engine: Engine | None = None) -> Iterator[Any]:
+    """A pooled connection (SQLAlchemy's ``_ConnectionFairy``) of `engine` (the app's by
+    default) outside the ORM session, in autocommit: each statement on its own, or one
+    action's transaction, whose `BEGIN` travels with its first statement
+    (:func:`lock_and_load`) and which :func:`commit` ends. Whatever ends the block with a
+    transaction still open (an API error, a replay, a database error) rolls it back before
+    the connection goes back to the pool; a connection that cannot even do that is
+    dropped."""
+    fairy = (engine or db.engine).raw_connection()
     dbapi = fairy.dbapi_connection
-    dbapi.autocommit = True
     try:
+        dbapi.autocommit = True
         yield fairy
     finally:
         try:
@@ -175,7 +177,7 @@ def transaction() -> Iterator[Any]:
 
 def lock_and_load(fairy: Any, match_id: str, player_id: str, key: str | None) -> Loaded:
     """Begin, lock `match_id` and read it (404 when there is none): one round trip on the
-    :func:`transaction`'s connection `fairy`."""
+    action's connection `fairy` (:func:`own_connection`)."""
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     with prepared.run(fairy, [_LOCK, _LOAD], {"match_id": match_id, "player_id": player_id,
@@ -245,8 +247,8 @@ def _json(value: Any) -> str:
 def write(fairy: Any, match: Match, writes: BufferedWrites, seat: int, player_id: str,
           idempotency: tuple[str, str, int, dict[str, Any], dict[str, str]] | None) -> None:
     """Store the changed `match` and everything `writes` holds, in one statement on the
-    :func:`transaction`'s connection `fairy`. `idempotency`: (key, request hash, status,
-    response body, headers) to keep, if any."""
+    action's connection `fairy` (:func:`own_connection`). `idempotency`: (key, request
+    hash, status, response body, headers) to keep, if any."""
     key, request_hash, status_code, response, headers = idempotency or (None,) * 5
     prepared.run(fairy, [_WRITE], {
         "match_id": match.id, "version": match.version, "updated_at": match.updated_at,
@@ -266,8 +268,9 @@ def write(fairy: Any, match: Match, writes: BufferedWrites, seat: int, player_id
 
 
 def commit(fairy: Any, writes: BufferedWrites) -> None:
-    """Commit the :func:`transaction`; then this process knows the new versions at once,
-    whatever its listener's lag (as a session's commit teaches it: app/waiting.py)."""
+    """Commit the action's transaction on `fairy`; then this process knows the new
+    versions at once, whatever its listener's lag (as a session's commit teaches it:
+    app/waiting.py)."""
     with fairy.cursor() as cursor:
         cursor.execute("COMMIT")
     committed(writes.changes)

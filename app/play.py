@@ -72,7 +72,7 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
     """A player's action (API.md, actions): the caller's view after it. Bots that are to act
     next move in the background, each move its own transaction. The hot path: three round
     trips (app/action_path.py): begin, lock and read; write; commit."""
-    with action_path.transaction() as connection:
+    with action_path.own_connection() as connection:
         loaded = action_path.lock_and_load(connection, match_id, player_id, idempotency_key)
         match = loaded.match
         held = match.seat_of(player_id)

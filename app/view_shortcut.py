@@ -32,7 +32,7 @@ from flask import Flask
 from sqlalchemy.engine import Engine
 
 from app import conditional, pollcap, prepared
-from app.action_path import read_match
+from app.action_path import own_connection, read_match
 from app.batched_reads import BatchedReads, ReadFailed
 from app.disconnect import ClientGone
 from app.extensions import db
@@ -189,26 +189,16 @@ class ViewShortcut:
 
     def _on_connection(self, read: Callable[[Any], T | None]) -> T | None:
         """`read` given a pooled connection in autocommit (one statement each, no
-        transaction, no session), or None on any database error (the connection is then
-        not reused)."""
+        transaction, no session: app/action_path.py's own_connection), or None on any
+        database error (a broken connection is dropped)."""
         if self._engine is None:
             with self._app.app_context():
                 self._engine = db.engine
         try:
-            fairy = self._engine.raw_connection()
-        except Exception:  # noqa: BLE001 - the database is down: Flask's path answers 503
-            return None
-        try:
-            fairy.dbapi_connection.autocommit = True
-            try:
+            with own_connection(self._engine) as fairy:
                 return read(fairy)
-            finally:
-                fairy.dbapi_connection.autocommit = False
-        except Exception:  # noqa: BLE001 - as above
-            fairy.invalidate()
+        except Exception:  # noqa: BLE001 - the database failed: Flask's path answers (503)
             return None
-        finally:
-            fairy.close()
 
 
 def init_app(app: Flask) -> None:
