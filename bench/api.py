@@ -210,13 +210,19 @@ class Postgres:
         """CPU time of the embedded server's processes so far: the postmaster's own, its
         children's that ended (cutime + cstime: a backend that exits takes its time with it)
         and those of its living children; None for an external server."""
+        pid = self.postmaster_pid()
+        if pid is None:
+            return None
+        return _cpu_seconds(pid, reaped=True) + sum(_cpu_seconds(c) for c in _children(pid))
+
+    def postmaster_pid(self) -> int | None:
+        """The embedded server's postmaster; None for an external server."""
         if self.datadir is None:
             return None
         try:
-            pid = int((self.datadir / "postmaster.pid").read_text().split()[0])
+            return int((self.datadir / "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             return None
-        return _cpu_seconds(pid, reaped=True) + sum(_cpu_seconds(c) for c in _children(pid))
 
     def stop(self) -> None:
         try:
@@ -249,6 +255,16 @@ def migrate_to_head(database_url: str) -> None:
     except BaseException:
         log(chatter.getvalue())
         raise
+
+
+def make_counters(database_url: str, rows: int) -> None:
+    """The baseline's table (bench/_baseline_app.py): `rows` counters, ids from 0."""
+    import psycopg2
+    with psycopg2.connect(libpq_url(database_url)) as conn, conn.cursor() as cur:
+        cur.execute("CREATE TABLE counters (id integer PRIMARY KEY, n bigint NOT NULL)")
+        cur.execute("INSERT INTO counters SELECT g, 0 FROM generate_series(0, %s) g",
+                    (rows - 1,))
+    conn.close()
 
 
 def free_port() -> int:
@@ -1514,11 +1530,7 @@ def main(argv=None) -> int:
             f" databases {our_db}, {base_db}")
         t0 = perf_counter()
         migrate_to_head(our_url)
-        import psycopg2
-        with psycopg2.connect(libpq_url(base_url)) as conn, conn.cursor() as cur:
-            cur.execute("CREATE TABLE counters (id integer PRIMARY KEY, n bigint NOT NULL)")
-            cur.execute("INSERT INTO counters SELECT g, 0 FROM generate_series(0, 255) g")
-        conn.close()
+        make_counters(base_url, 256)
         log(f"migrations applied in {perf_counter() - t0:.1f} s")
 
         t0 = perf_counter()

@@ -30,6 +30,7 @@ import argparse
 import glob
 import http.client
 import json
+import os
 import random
 import shutil
 import sys
@@ -44,7 +45,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.api import (HOST, Gunicorn, Postgres, _children, libpq_url,  # noqa: E402
-                       migrate_to_head, register)
+                       make_counters, migrate_to_head, register)
 
 
 def cpu_ns(pids: list[int]) -> int:
@@ -150,22 +151,17 @@ def main(argv: list[str] | None = None) -> int:
     pg = ours = base = None
     try:
         pg = Postgres(tmp)
-        our_url = pg.create_database("bench_costs")
-        base_url = pg.create_database("bench_costs_base")
+        our_url = pg.create_database(f"bench_costs_{os.getpid()}")
+        base_url = pg.create_database(f"bench_costs_base_{os.getpid()}")
         migrate_to_head(our_url)
-        import psycopg2
-        with psycopg2.connect(libpq_url(base_url)) as conn, conn.cursor() as cur:
-            cur.execute("CREATE TABLE counters (id integer PRIMARY KEY, n bigint NOT NULL)")
-            cur.execute("INSERT INTO counters SELECT g, 0 FROM generate_series(0, 7) g")
-        conn.close()
+        make_counters(base_url, 8)
         ours = Gunicorn("ours", "wsgi:app", {"DATABASE_URL": our_url, "TRUCO_ENV": "testing"},
                         tmp)
         base = Gunicorn("baseline", "bench._baseline_app:app",
                         {"BASELINE_DSN": libpq_url(base_url), "TRUCO_ENV": "testing"}, tmp)
         ours.wait_healthy()
         base.wait_healthy()
-        postmaster = None if pg.datadir is None else \
-            int((pg.datadir / "postmaster.pid").read_text().split()[0])
+        postmaster = pg.postmaster_pid()
 
         def pg_pids() -> list[int]:
             return [] if postmaster is None else [postmaster, *_children(postmaster)]
