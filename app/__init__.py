@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy.orm import configure_mappers
 
-from app import body, dbwait, security_headers, view_shortcut
+from app import action_shortcut, body, dbwait, security_headers, view_shortcut
 from app.config import client_deadlines, load_config
 from app.cors import init_cors
 from app.embedded_pg import normalise_database_url
@@ -62,5 +62,6 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     from app.api import register_blueprints
 
     register_blueprints(app)
-    view_shortcut.init_app(app)  # (last: it reads the CORS origins set above)
+    action_shortcut.init_app(app)  # (these two last: they read the CORS origins set above;
+    view_shortcut.init_app(app)  # the view shortcut goes in front of the action shortcut)
     return app

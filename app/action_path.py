@@ -1,8 +1,8 @@
-"""The action's database work in three round trips (the hot path: every move of every
+"""The action's database work in two round trips (the hot path: every move of every
 match), and the same read for rendering views.
 
 The action runs on a pooled connection of its own (:func:`own_connection`), outside the ORM
-session, so that nothing but these three messages reaches the database:
+session, so that nothing but these two messages reaches the database:
 
 1. :func:`lock_and_load`: `BEGIN`, then the match row is locked, then the match, its seats and
    their players, the caller's stored answer for an `Idempotency-Key` and the players' active
@@ -10,10 +10,10 @@ session, so that nothing but these three messages reaches the database:
    statements in one message: the lock must be held before the read, so that the read sees
    what the lock's previous holder committed; a single `SELECT ... FOR UPDATE` joining the
    seats would read them from the snapshot taken before it waited.)
-2. :func:`write`: the match's new columns, the recorded action, its events, the caller's
-   deadline count reset, the idempotency record, the webhook outbox and the notifications,
-   all in one statement;
-3. :func:`commit`: `COMMIT`, then this process learns the new version (app/known.py).
+2. :func:`write_and_commit`: the match's new columns, the recorded action, its events, the
+   caller's deadline count reset, the idempotency record, the webhook outbox and the
+   notifications, all in one statement, and `COMMIT` in the same message; then this process
+   learns the new version (app/known.py).
 
 The match comes back as transient model objects (never added to the session, made cheaply:
 :func:`_row`), so the service and the rendering use the models as everywhere else; only
@@ -244,11 +244,16 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-def write(fairy: Any, match: Match, writes: BufferedWrites, seat: int, player_id: str,
-          idempotency: tuple[str, str, int, dict[str, Any], dict[str, str]] | None) -> None:
+def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
+                     player_id: str,
+                     idempotency: tuple[str, str, int, dict[str, Any], dict[str, str]] | None,
+                     ) -> None:
     """Store the changed `match` and everything `writes` holds, in one statement on the
-    action's connection `fairy` (:func:`own_connection`). `idempotency`: (key, request
-    hash, status, response body, headers) to keep, if any."""
+    action's connection `fairy` (:func:`own_connection`), and commit, in one round trip;
+    then this process knows the new versions at once, whatever its listener's lag (as a
+    session's commit teaches it: app/waiting.py). `idempotency`: (key, request hash,
+    status, response body, headers) to keep, if any. (When the write fails, the `COMMIT`
+    is never run: :func:`own_connection` rolls the transaction back.)"""
     key, request_hash, status_code, response, headers = idempotency or (None,) * 5
     prepared.run(fairy, [_WRITE], {
         "match_id": match.id, "version": match.version, "updated_at": match.updated_at,
@@ -264,13 +269,5 @@ def write(fairy: Any, match: Match, writes: BufferedWrites, seat: int, player_id
         "deliveries": _json(writes.deliveries),
         "notifications": _json([{"channel": c, "payload": p}
                                 for c, p in writes.notifications]),
-    }).close()
-
-
-def commit(fairy: Any, writes: BufferedWrites) -> None:
-    """Commit the action's transaction on `fairy`; then this process knows the new
-    versions at once, whatever its listener's lag (as a session's commit teaches it:
-    app/waiting.py)."""
-    with fairy.cursor() as cursor:
-        cursor.execute("COMMIT")
+    }, commit=True).close()
     committed(writes.changes)

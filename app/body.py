@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 from collections.abc import Iterator
+from typing import Any
 
 from flask import Flask, current_app, request
 
@@ -62,21 +63,14 @@ def _chunked() -> bool:
     return "chunked" in request.environ.get("HTTP_TRANSFER_ENCODING", "").lower()
 
 
-def read_body() -> None:
-    """``before_request``: read the whole body within the deadline, or answer 400/408/413."""
-    environ = request.environ
-    length = _declared_length()
-    if not _chunked() and not length:
-        return
-    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 1 << 30
-    if length is not None and length > limit:
-        return  # werkzeug answers 413 before reading anything
-    want = limit + 1 if length is None else length
-    stream = environ["wsgi.input"]
+def read_within(stream: Any, want: int, timeout: float) -> bytes:
+    """Up to `want` bytes of `stream` (fewer if it ends first), within `timeout` seconds in
+    all: 408 ``request_timeout`` when they do not arrive in time, 400 ``bad_request`` when
+    the client's stream is malformed or breaks off."""
     parts: list[bytes] = []
     got = 0
     try:
-        with _deadline(current_app.config.get("BODY_TIMEOUT", 0)):
+        with _deadline(timeout):
             while got < want:
                 part = stream.read(min(_CHUNK, want - got))
                 if not part:
@@ -90,12 +84,26 @@ def read_body() -> None:
         if not _client_error(exc):
             raise
         raise ApiError(400, "bad_request", f"The request body is malformed: {exc}.") from None
+    return b"".join(parts)
+
+
+def read_body() -> None:
+    """``before_request``: read the whole body within the deadline, or answer 400/408/413."""
+    environ = request.environ
+    length = _declared_length()
+    if not _chunked() and not length:
+        return
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 1 << 30
+    if length is not None and length > limit:
+        return  # werkzeug answers 413 before reading anything
+    want = limit + 1 if length is None else length
+    body = read_within(environ["wsgi.input"], want, current_app.config.get("BODY_TIMEOUT", 0))
+    got = len(body)
     if got > limit:
         raise ApiError(413, "payload_too_large",
                        f"The request body is larger than {limit} bytes.")
     if length is not None and got < length:
         raise ApiError(400, "bad_request", "The request body is shorter than its Content-Length.")
-    body = b"".join(parts)
     environ["wsgi.input"] = io.BytesIO(body)
     environ["CONTENT_LENGTH"] = str(len(body))
     environ.pop("HTTP_TRANSFER_ENCODING", None)

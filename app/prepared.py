@@ -40,11 +40,13 @@ class Statement:
 
 
 def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
-        begin: bool = False) -> Any:
+        begin: bool = False, commit: bool = False) -> Any:
     """Execute `statements` in one round trip on the pooled connection `fairy` (SQLAlchemy's
     ``_ConnectionFairy``: it has ``info`` and ``cursor()``); the cursor, holding the last
     statement's rows. `begin`: a `BEGIN` first, in the same message (on a connection in
-    autocommit, whose transaction the caller then ends)."""
+    autocommit, whose transaction the caller then ends); `commit`: a `COMMIT` last, in the
+    same message (when a statement fails, PostgreSQL runs none after it: the transaction
+    is left aborted, for the caller to roll back)."""
     prepared: set[str] | None = fairy.info.get(_INFO_KEY)
     cursor = fairy.cursor()
     if prepared is None:
@@ -56,6 +58,8 @@ def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
         if statement.name not in prepared:
             parts.append(statement.prepare)
         parts.append(statement.execute)
+    if commit:
+        parts.append("COMMIT")
     try:
         cursor.execute(";\n".join(parts), params)
     except psycopg2.Error:

@@ -55,6 +55,14 @@ Answer = tuple[str, list[tuple[str, str]], bytes]
 WAIT = re.compile(r"wait=([0-9]{1,2})")
 
 
+def fixed_headers(app: Flask) -> list[tuple[str, str]]:
+    """What Flask's after-request hooks add to a JSON answer of a request without `Origin`:
+    the security headers, and `Vary: Origin` when CORS names its origins."""
+    origins = app.config.get("CORS_ORIGINS") or ()
+    return [*HEADERS.items(), ("Content-Security-Policy", API_POLICY),
+            *([("Vary", "Origin")] if origins and origins != ("*",) else [])]
+
+
 def wait_seconds(query: str) -> int | None:
     """The seconds of a query string that is nothing but `wait=N` (0 <= N <= 60, as
     WaitQuerySchema takes it), 0 for no query string, None for anything else (Flask's
@@ -75,10 +83,7 @@ class ViewShortcut:
         self._next = app.wsgi_app
         self._engine: Engine | None = None
         self._reads = BatchedReads(self._rows)
-        origins = app.config.get("CORS_ORIGINS") or ()
-        self._fixed = [("Cache-Control", PRIVATE_CACHE_CONTROL), *HEADERS.items(),
-                       ("Content-Security-Policy", API_POLICY),
-                       *([("Vary", "Origin")] if origins and origins != ("*",) else [])]
+        self._fixed = [("Cache-Control", PRIVATE_CACHE_CONTROL), *fixed_headers(app)]
 
     def __call__(self, environ: dict[str, Any],
                  start_response: Callable[..., Any]) -> Iterable[bytes]:

@@ -132,10 +132,13 @@ def _count_statements(engine: Any) -> None:
     from app import prepared
     real_run = prepared.run
 
-    def run(fairy: Any, statements: list[Any], params: dict[str, Any]) -> Any:
+    def run(fairy: Any, statements: list[Any], params: dict[str, Any],
+            begin: bool = False) -> Any:
+        if begin:
+            STATEMENTS["BEGIN"] = STATEMENTS.get("BEGIN", 0) + 1
         for one in statements:  # (prepared statements bypass SQLAlchemy's events)
             STATEMENTS[f"EXECUTE {one.name}"] = STATEMENTS.get(f"EXECUTE {one.name}", 0) + 1
-        return real_run(fairy, statements, params)
+        return real_run(fairy, statements, params, begin)
 
     prepared.run = run
 

@@ -28,8 +28,8 @@ def _authenticate() -> None:
     caller_id()
 
 
-def _idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
+def idempotency_key(key: str | None) -> str | None:
+    """The Idempotency-Key header's value, checked (422 when it is unusable)."""
     if key is not None and (not 1 <= len(key) <= 255 or "\x00" in key):
         rule = "must be 1 to 255 characters, without NUL"
         raise ApiError(422, "validation_error", f"Idempotency-Key {rule}",
@@ -72,7 +72,8 @@ def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Re
     player_id = caller_id()
     ratelimit.check("action", player_id)
     answer = play.act(player_id, match_id, body, if_match=request.headers.get("If-Match"),
-                      idempotency_key=_idempotency_key())
+                      idempotency_key=idempotency_key(
+                          request.headers.get("Idempotency-Key")))
     you = answer.body["you"]["seat"]
     if args["wait"] and answer.status == 200 and "Idempotent-Replayed" not in answer.headers \
             and answer.body["status"] == "active" and you not in answer.body["hand"]["to_act"]:

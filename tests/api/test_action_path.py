@@ -65,10 +65,10 @@ def test_a_fresh_process_reads_a_match_before_any_orm_query() -> None:
     assert done.stdout.split() == ["3", "0"]
 
 
-def test_an_action_is_three_messages_to_the_database(client: Any, app: Any) -> None:
-    """Begin, lock and load in one message; the write in one; the commit: nothing else (no
-    BEGIN of its own, no session statements), and the connection goes back to the pool with
-    no transaction open."""
+def test_an_action_is_two_messages_to_the_database(client: Any, app: Any) -> None:
+    """Begin, lock and load in one message; the write and the commit in one: nothing else
+    (no BEGIN of its own, no session statements), and the connection goes back to the pool
+    with no transaction open."""
     import psycopg2
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
     from sqlalchemy import event
@@ -113,7 +113,7 @@ def test_an_action_is_three_messages_to_the_database(client: Any, app: Any) -> N
         event.remove(engine, "checkout", checkout)
         event.remove(engine, "checkin", checkin)
     assert sent == ["BEGIN; EXECUTE truco_action_lock; EXECUTE truco_action_load",
-                    "EXECUTE truco_action_write", "COMMIT"]
+                    "EXECUTE truco_action_write; COMMIT"]
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
 
 
