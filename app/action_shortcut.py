@@ -45,7 +45,8 @@ JSON_TYPES = frozenset({"application/json", "application/json;charset=utf-8"})
 def plain_action(body: Any) -> bool:
     """Whether `body` is an action ActionSchema loads as it is (anything else: Flask's
     path validates it, and answers 422 where it must)."""
-    if not isinstance(body, dict) or body.get("type") not in KINDS:
+    if not isinstance(body, dict) or not isinstance(body.get("type"), str) \
+            or body["type"] not in KINDS:
         return False
     for name, value in body.items():
         if name == "type":
