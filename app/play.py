@@ -17,6 +17,7 @@ from app.models import Match, Player
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
 from app.webhook_events import enqueue_deadline_soon
 from app.writes import SESSION_WRITES, BufferedWrites, Writes
+from app.written import written
 from engine.bots import choose
 
 
@@ -98,6 +99,7 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
         kept = None if idempotency_key is None or digest is None else (
             idempotency_key, digest, answer.status, answer.body, answer.headers)
         action_path.write_and_commit(connection, match, writes, seat, player_id, kept)
+    written.keep(match)  # (a view of this version renders from it: app/written.py)
     return answer
 
 

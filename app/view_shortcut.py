@@ -41,6 +41,7 @@ from app.prepared import Statement
 from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, etag_of
 from app.schemas import MAX_WAIT_SECONDS
 from app.security_headers import API_POLICY, HEADERS
+from app.written import written
 
 T = TypeVar("T")
 PREFIX = "/v1/matches/"
@@ -129,7 +130,7 @@ class ViewShortcut:
         try:
             (match_id, version, seat), body = conditional.renderings.get(
                 (now.match_id, now.version, now.seat),
-                lambda: self._render(now.match_id, now.player_id))
+                lambda: self._render(now))
         except Exception:  # noqa: BLE001 - the database failed: Flask's path answers 503
             return None
         tag = etag_of(match_id, version, seat)
@@ -167,13 +168,15 @@ class ViewShortcut:
             environ["QUERY_STRING"] = ""
         return answer
 
-    def _render(self, match_id: str, player_id: str | None) -> tuple[conditional.Key, bytes]:
-        """The view of `match_id` for `player_id` as it is now (the key it rendered)."""
-        match = self._on_connection(lambda fairy: read_match(match_id, fairy))
+    def _render(self, now: conditional.Current) -> tuple[conditional.Key, bytes]:
+        """The view of `now` (or of the match as it is by now: the key it rendered), from
+        the match as this process wrote it (app/written.py) or as read."""
+        match = written.get(now.match_id, now.version) or self._on_connection(
+            lambda fairy: read_match(now.match_id, fairy))
         if match is None:
-            raise LookupError(match_id)  # (the database failed: the caller goes to Flask)
+            raise LookupError(now.match_id)  # (the database failed: the caller goes to Flask)
         with self._app.app_context():  # (json_bytes falls back on Flask's encoder)
-            return conditional.rendered(match, player_id)
+            return conditional.rendered(match, now.player_id)
 
     def _read(self, known: Any, match_id: str,
               digest: str | None) -> conditional.Current | None:

@@ -10,6 +10,7 @@ from sqlalchemy.orm import selectinload
 
 from app import conditional, play, ratelimit
 from app import matches as service
+from app.action_path import read_match
 from app.api.responses import (
     VIEW_HEADERS,
     answer_response,
@@ -19,7 +20,6 @@ from app.api.responses import (
 )
 from app.auth import optional_player, require_player
 from app.extensions import db
-from app.action_path import read_match
 from app.match_store import get_match
 from app.models import Match
 from app.rendering import etag_matches, etag_of, match_summary
@@ -39,6 +39,7 @@ from app.schemas import (
     headers,
 )
 from app.waiting import hub
+from app.written import written
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
 
@@ -132,9 +133,10 @@ def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> R
         if now is None:
             player_id = optional_player_id()
             match = get_match(match_id)
-        else:  # (the match and the caller are known to exist: one prepared read)
-            player_id = now.player_id
-            match = read_match(match_id) or get_match(match_id)
+        else:  # (the match and the caller are known to exist: one prepared read, or none
+            player_id = now.player_id  # when this process wrote that version: app/written.py)
+            match = (written.get(match_id, now.version) or read_match(match_id)
+                     or get_match(match_id))
         return conditional.rendered(match, player_id)
 
     if now is None:

@@ -45,9 +45,9 @@ def counted(app: Any) -> Iterator[list[str]]:
 
     real_run = prepared.run
 
-    def run(fairy, batch, params):  # noqa: ANN001, ANN202
+    def run(fairy, batch, params, **options):  # noqa: ANN001, ANN003, ANN202
         statements.extend(f"EXECUTE {s.name}" for s in batch)
-        return real_run(fairy, batch, params)
+        return real_run(fairy, batch, params, **options)
 
     with app.app_context():
         engine = db.engine
