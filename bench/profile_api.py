@@ -133,12 +133,14 @@ def _count_statements(engine: Any) -> None:
     real_run = prepared.run
 
     def run(fairy: Any, statements: list[Any], params: dict[str, Any],
-            begin: bool = False) -> Any:
+            begin: bool = False, commit: bool = False) -> Any:
         if begin:
             STATEMENTS["BEGIN"] = STATEMENTS.get("BEGIN", 0) + 1
         for one in statements:  # (prepared statements bypass SQLAlchemy's events)
             STATEMENTS[f"EXECUTE {one.name}"] = STATEMENTS.get(f"EXECUTE {one.name}", 0) + 1
-        return real_run(fairy, statements, params, begin)
+        if commit:
+            STATEMENTS["COMMIT"] = STATEMENTS.get("COMMIT", 0) + 1
+        return real_run(fairy, statements, params, begin, commit)
 
     prepared.run = run
 
@@ -226,6 +228,10 @@ def main(argv: list[str] | None = None) -> int:
             from app.extensions import db
             _count_statements(db.engine)
         player = Player(client, 7)
+        player.get_view()  # the listener starts: the shortcuts take requests of known tokens
+        hub = app.extensions.get("truco_hub")
+        if hub is None or not hub.ready.wait(10):
+            print("warning: no LISTEN connection: the shortcuts take nothing", file=sys.stderr)
         steps = {"view": player.get_view, "poll": player.poll, "action": player.act}
         for kind in args.only.split(","):
             profile(kind, player, steps[kind], args.n, args.top)
