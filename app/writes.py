@@ -56,10 +56,11 @@ class SessionWrites:
     """Each write goes to the ORM session as it is made."""
 
     def endpoints(self, player_ids: set[str]) -> list[Endpoint]:
-        rows = db.session.execute(select(WebhookEndpoint).where(
-            WebhookEndpoint.player_id.in_(player_ids),
-            WebhookEndpoint.status == "active")).scalars()
-        return [Endpoint(e.id, e.player_id, tuple(e.events)) for e in rows]
+        with db.session.no_autoflush:  # (nothing pending changes the answer: no flush yet)
+            rows = db.session.execute(select(WebhookEndpoint).where(
+                WebhookEndpoint.player_id.in_(player_ids),
+                WebhookEndpoint.status == "active")).scalars()
+            return [Endpoint(e.id, e.player_id, tuple(e.events)) for e in rows]
 
     def event(self, match_id: str, seq: int, version: int, data: dict[str, Any]) -> None:
         db.session.add(Event(match_id=match_id, seq=seq, version=version, type=data["type"],
@@ -76,8 +77,9 @@ class SessionWrites:
                                        next_attempt_at=now, payload=payload))
 
     def notify(self, channel: str, payload: str) -> None:
-        db.session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                           {"channel": channel, "payload": payload})
+        with db.session.no_autoflush:  # (delivered at the commit, whatever is flushed when)
+            db.session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                               {"channel": channel, "payload": payload})
 
     def changed(self, match_id: str, version: int) -> None:
         known_at_commit(db.session(), match_id, version)
