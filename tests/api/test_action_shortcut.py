@@ -223,3 +223,26 @@ def test_a_failed_write_commits_nothing_and_is_answered_as_flask_does(
     assert db_scalar(app, "SELECT count(*) FROM pg_stat_activity WHERE datname ="
                           " current_database() AND state LIKE 'idle in transaction%'") == 0
     act_ok(client, match_id, mover, action)  # the match is not left locked
+
+
+def test_the_rate_limit_holds_before_flask(client: Any, app: Any) -> None:
+    """The shortcut counts an action against the player's limit as Flask's route does, and
+    answers the 429 Flask's path gives (Retry-After included); nothing over it is stored."""
+    (match_id, _), seated = twin_matches(client, app)
+    app.config["RATE_LIMIT_ACTION"] = "1/60"
+    first, action = next_move(client, match_id, seated)
+    with flask_dispatches(app, allowed=False):
+        assert post(client, match_id, first, action).status_code == 200
+    mover, action = next_move(client, match_id, seated)
+    assert mover is not first  # (the deals are fixed: the other player answers)
+    assert post(client, match_id, mover, action).status_code == 200
+    mover, action = next_move(client, match_id, seated)
+    assert mover is first
+    with flask_dispatches(app, allowed=False):
+        short = post(client, match_id, mover, action)
+    flask = post(client, match_id, mover, action, **FLASK)
+    assert short.status_code == flask.status_code == 429
+    assert short.json["code"] == flask.json["code"] == "rate_limited"
+    assert sorted(short.headers.keys()) == sorted(flask.headers.keys())
+    assert 1 <= int(short.headers["Retry-After"]) <= 60
+    assert db_scalar(app, "SELECT count(*) FROM actions WHERE match_id = :m", m=match_id) == 2
