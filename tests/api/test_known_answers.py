@@ -16,21 +16,6 @@ from tests.api.helpers import D2, act_ok, deal, full_match, get_view
 SETUP = {"options": {"first_dealer": 1}, "deals": [deal(D2)] * 4}
 
 
-@pytest.fixture()
-def other_app(app: Any) -> Iterator[Any]:
-    """A second app on the same database: another process, as far as the first one knows."""
-    from app import create_app
-    from app.extensions import db
-
-    second = create_app(dict(app.config))
-    yield second
-    hub = second.extensions.get("truco_hub")
-    if hub is not None:
-        hub.close()
-    with second.app_context():
-        db.engine.dispose()
-
-
 @contextmanager
 def counted(app: Any) -> Iterator[list[str]]:
     """The SQL statements `app` sends inside the block: through SQLAlchemy, or prepared

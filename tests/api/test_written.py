@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from tests.api.helpers import act_ok, full_match, get_view
-from tests.api.test_known_answers import SETUP, counted, listening, next_move, other_app  # noqa: F401
+from tests.api.test_known_answers import SETUP, counted, listening, next_move
 
 
 def test_a_view_of_a_version_written_here_is_not_read_back(client: Any, app: Any,
-                                                           other_app: Any) -> None:  # noqa: F811
+                                                           other_app: Any) -> None:
     match_id, seated = full_match(client, players=2, **SETUP)
     get_view(client, match_id, seated[0])
     listening(app)
