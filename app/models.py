@@ -158,6 +158,13 @@ class Seat(db.Model):
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship()
 
+    def __init__(self, **columns: Any) -> None:
+        """A new seat holds its defaults at once, not only once flushed: a verb renders its
+        answer before its commit (app/rendering.py: view_answer), flushed or not."""
+        for name in ("invited", "timeouts", "timeouts_in_row"):
+            columns.setdefault(name, self.__table__.c[name].default.arg)
+        super().__init__(**columns)
+
 
 class Event(db.Model):
     """One entry of a match's event log, unredacted (redaction happens per viewer)."""

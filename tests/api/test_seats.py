@@ -26,6 +26,20 @@ def test_join_a_named_seat(client: Any, app: Any) -> None:
     assert _seats(app, m["id"]) == [(0, ana.id), (3, bob.id)]
 
 
+def test_a_join_answers_the_new_seat_as_every_later_view_shows_it(client: Any) -> None:
+    """The answer is made before the commit: the new seat shows its defaults (not invited, no
+    deadlines missed), exactly as the view read afterwards does, started match or not."""
+    ana, *others = [register(client, name) for name in ("ana", "bob", "cid", "dan")]
+    m = create(client, ana, players=4)
+    for player in others:  # (the last join starts the match)
+        answer = join(client, m["id"], player).json
+        assert answer == get_view(client, m["id"], player)
+        for seat in answer["seats"]:
+            if seat["player"] is not None:
+                assert seat["invited"] is False
+                assert seat["timeouts"] == seat["timeouts_in_row"] == 0
+
+
 def test_join_takes_the_first_free_seat(client: Any) -> None:
     ana, bob, cid = register(client, "ana"), register(client, "bob"), register(client, "cid")
     m = create(client, ana, players=4, seat=1)
