@@ -9,16 +9,18 @@ action goes straight to the service function, app.play.act:
   no `Origin` (CORS is Flask's), `Content-Type: application/json` and a `Content-Length`
   within the limit (no chunked body), and a bearer token this process knows (app/known.py,
   as Flask's `caller_id` takes it);
-- a body that parses, is not nested too deeply and has exactly the shapes ActionSchema
-  loads unchanged: an object of `type` (one of the four kinds), `card` (a string), `slot`
-  (an integer), `face_down` (a boolean) and `to` (an integer or null).
+- a body that parses and has exactly the shapes ActionSchema loads unchanged (nothing
+  nested): an object of `type` (one of the four kinds), `card` (a string), `slot` (an
+  integer), `face_down` (a boolean) and `to` (an integer or null).
 
 Anything else goes on to Flask unchanged (the body put back as it came), which answers it as
-always: a 400, 401, 413, 415 or 422 is never made here. Once taken, the request runs exactly
-what Flask's route runs (the rate limit, the Idempotency-Key check, play.act, in that order);
-an error it raises is answered by Flask's own error handlers and after-request hooks, in a
-request context of its own; a success carries the headers Flask's path gives it (a test
-compares status, headers and body with Flask's answer to the same request).
+always: what Flask's before-request hooks or its body validation refuse (401, 413, 415, a
+malformed or invalid body) is never taken here. Once taken, the request runs exactly what
+Flask's route runs (the rate limit, the Idempotency-Key check, play.act, in that order); an
+error on the way (a body that does not arrive in time, 429, 412, 422, a database error) is
+answered by Flask's own error handlers and after-request hooks, in a request context of its
+own; a success carries the headers Flask's path gives it (tests compare status, headers and
+body with Flask's answer to the same request).
 """
 from __future__ import annotations
 

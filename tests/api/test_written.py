@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.api.helpers import act_ok, full_match, get_view
 from tests.api.test_known_answers import SETUP, counted, listening, next_move
 
 
+@pytest.mark.parametrize("turn_timeout", [None, 3600])  # (with a deadline in every view)
 def test_a_view_of_a_version_written_here_is_not_read_back(client: Any, app: Any,
-                                                           other_app: Any) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+                                                           other_app: Any,
+                                                           turn_timeout: int | None) -> None:
+    match_id, seated = full_match(client, players=2, turn_timeout=turn_timeout, **SETUP)
     get_view(client, match_id, seated[0])
     listening(app)
     elsewhere = other_app.test_client()
@@ -27,6 +31,7 @@ def test_a_view_of_a_version_written_here_is_not_read_back(client: Any, app: Any
             assert not [s for s in statements if "FROM matches" in s], statements
             there = elsewhere.get(f"/v1/matches/{match_id}", headers=headers)
             assert there.get_data() == here.get_data()
+            assert (here.json["deadline"] is None) == (turn_timeout is None)
             assert there.headers["ETag"] == here.headers["ETag"]
 
 
