@@ -155,7 +155,7 @@ def own_connection(engine: Engine | None = None) -> Iterator[Any]:
     """A pooled connection (SQLAlchemy's ``_ConnectionFairy``) of `engine` (the app's by
     default) outside the ORM session, in autocommit: each statement on its own, or one
     action's transaction, whose `BEGIN` travels with its first statement
-    (:func:`lock_and_load`) and which :func:`commit` ends. Whatever ends the block with a
+    (:func:`lock_and_load`) and whose `COMMIT` with its last (:func:`write_and_commit`). Whatever ends the block with a
     transaction still open (an API error, a replay, a database error) rolls it back before
     the connection goes back to the pool; a connection that cannot even do that is
     dropped."""

@@ -55,8 +55,13 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+def tagged(tag: str) -> dict[str, str]:
+    """The headers of one viewer's representation `tag` names (a view or its 304)."""
+    return {"ETag": tag, "Cache-Control": PRIVATE_CACHE_CONTROL}
+
+
 def view_headers(match: Match, seat: int | None) -> dict[str, str]:
-    return {"ETag": etag(match, seat), "Cache-Control": PRIVATE_CACHE_CONTROL}
+    return tagged(etag(match, seat))
 
 
 def view_answer(match: Match, seat: int | None, status: int = 200,

@@ -12,7 +12,6 @@ from app import conditional, play, ratelimit
 from app import matches as service
 from app.action_path import read_match
 from app.api.responses import (
-    VIEW_HEADERS,
     answer_response,
     body_response,
     json_response,
@@ -22,7 +21,7 @@ from app.auth import optional_player, require_player
 from app.extensions import db
 from app.match_store import get_match
 from app.models import Match
-from app.rendering import etag_matches, etag_of, match_summary
+from app.rendering import etag_matches, etag_of, match_summary, tagged
 from app.schemas import (
     AUTH_OPTIONAL,
     AUTH_REQUIRED,
@@ -147,7 +146,7 @@ def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> R
     tag = etag_of(match_id, version, seat)
     if etag_matches(seen, tag):
         return not_modified(tag)
-    return body_response(body, 200, {"ETag": tag, **VIEW_HEADERS})
+    return body_response(body, 200, tagged(tag))
 
 
 @blp.route("/matches/<match_id>/join", methods=["POST"])

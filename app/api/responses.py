@@ -6,9 +6,7 @@ from typing import Any
 import orjson
 from flask import Response, current_app
 
-from app.rendering import PRIVATE_CACHE_CONTROL, Answer
-
-VIEW_HEADERS = {"Cache-Control": PRIVATE_CACHE_CONTROL}
+from app.rendering import Answer, tagged
 
 
 def json_bytes(body: Any) -> bytes:
@@ -42,6 +40,5 @@ def answer_response(answer: Answer, headers: dict[str, str] | None = None) -> Re
 
 def not_modified(tag: str) -> Response:
     response = current_app.response_class(status=304)
-    response.headers["ETag"] = tag
-    response.headers["Cache-Control"] = PRIVATE_CACHE_CONTROL
+    response.headers.extend(tagged(tag))
     return response
