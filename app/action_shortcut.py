@@ -97,7 +97,7 @@ class ActionShortcut:
                                   if_match=environ.get("HTTP_IF_MATCH"),
                                   idempotency_key=idempotency_key(
                                       environ.get("HTTP_IDEMPOTENCY_KEY")))
-                data = json_bytes(answer.body)
+                data = answer.encoded or json_bytes(answer.body)  # (act encodes it)
         except Exception as exc:  # noqa: BLE001 - Flask's error handlers answer it
             return self._flask_error(environ, start_response, exc)
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))),

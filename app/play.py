@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -13,6 +14,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
 from app import action_path
+from app.api.responses import json_bytes
 from app.models import Match, Player
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
 from app.webhook_events import enqueue_deadline_soon
@@ -96,8 +98,9 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
         held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
         notify(match, writes=writes)
         answer = view_answer(match, seat, state=state)
+        answer = replace(answer, encoded=json_bytes(answer.body))
         kept = None if idempotency_key is None or digest is None else (
-            idempotency_key, digest, answer.status, answer.body, answer.headers)
+            idempotency_key, digest, answer.status, answer.encoded, answer.headers)
         action_path.write_and_commit(connection, match, writes, seat, player_id, kept)
     written.keep(match)  # (a view of this version renders from it: app/written.py)
     return answer

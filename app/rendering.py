@@ -53,6 +53,9 @@ class Answer:
     status: int
     body: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)
+    encoded: bytes | None = field(default=None, compare=False, repr=False)
+    """The body as sent, when the verb has encoded it already (an action stores those
+    bytes for its Idempotency-Key)."""
 
 
 def tagged(tag: str) -> dict[str, str]:

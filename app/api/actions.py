@@ -7,7 +7,7 @@ from flask import Response, request
 from flask_smorest import Blueprint
 
 from app import play, ratelimit
-from app.api.responses import json_response
+from app.api.responses import answer_response, json_response
 from app.auth import caller_id
 from app.errors import PROBLEM_MIMETYPE, ApiError, ProblemSchema
 from app.match_store import get_match
@@ -80,4 +80,4 @@ def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Re
         match = _wait_for_turn(match_id, you, args["wait"]) or get_match(match_id)
         seat = seat_number(match, player_id)
         return json_response(match_view(match, seat), 200, view_headers(match, seat))
-    return json_response(answer.body, answer.status, answer.headers)
+    return answer_response(answer)

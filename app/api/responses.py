@@ -35,7 +35,8 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
 
 def answer_response(answer: Answer, headers: dict[str, str] | None = None) -> Response:
     """What a service function answered (app/rendering.py: Answer), with `headers` added."""
-    return json_response(answer.body, answer.status, {**answer.headers, **(headers or {})})
+    return body_response(answer.encoded or json_bytes(answer.body), answer.status,
+                         {**answer.headers, **(headers or {})})
 
 
 def not_modified(tag: str) -> Response:
