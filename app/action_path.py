@@ -75,55 +75,117 @@ _LOAD = Statement("truco_action_load", _MATCH_AND_SEATS + """,
                                           'events', e.events))::text
           FROM webhook_endpoints e
          WHERE e.status = 'active'
-           AND e.player_id IN (SELECT player_id FROM seats WHERE match_id = m.id))
+           AND (e.player_id IN (SELECT player_id FROM seats WHERE match_id = m.id)
+                OR e.player_id = %(player_id)s))
   FROM matches m WHERE m.id = %(match_id)s""",
                   {"match_id": "text", "player_id": "text", "key": "text"})
 
-_WRITE = Statement("truco_action_write", """
-WITH m AS (
+_UPDATE_MATCH = """
+m AS (
   UPDATE matches SET version = (%(w)s->>'version')::int,
          updated_at = (%(w)s->>'updated_at')::timestamptz,
          event_count = (%(w)s->>'event_count')::int,
          action_count = (%(w)s->>'action_count')::int,
-         state = %(w)s->'state', to_act = (%(w)s->>'to_act')::smallint[],
+         state = nullif(%(w)s->'state', 'null'), to_act = (%(w)s->>'to_act')::smallint[],
          score = (%(w)s->>'score')::smallint[], status = %(w)s->>'status',
          winner_team = (%(w)s->>'winner_team')::smallint,
          deadline = (%(w)s->>'deadline')::timestamptz,
          warn_at = (%(w)s->>'warn_at')::timestamptz, due_at = (%(w)s->>'due_at')::timestamptz
-   WHERE id = %(w)s->>'match_id'),
+   WHERE id = %(w)s->>'match_id')"""
+
+_INSERT_MATCH = """
+m AS (
+  INSERT INTO matches (id, ruleset, players, target_score, status, visibility, invite_code,
+                       created_by, seed, fixed_deals, config, state, version, event_count,
+                       action_count, winner_team, turn_timeout, on_timeout, deadline, to_act,
+                       score, warn_at, due_at, created_at, updated_at)
+  SELECT x.id, x.ruleset, x.players, x.target_score, x.status, x.visibility, x.invite_code,
+         x.created_by, x.seed, x.fixed_deals, x.config, nullif(x.state, 'null'), x.version,
+         x.event_count, x.action_count, x.winner_team, x.turn_timeout, x.on_timeout,
+         x.deadline, x.to_act::smallint[], x.score::smallint[], x.warn_at, x.due_at,
+         x.created_at, x.updated_at
+    FROM jsonb_to_record(%(w)s) AS x(
+         id text, ruleset text, players smallint, target_score smallint, status text,
+         visibility text, invite_code text, created_by text, seed bigint, fixed_deals boolean,
+         config jsonb, state jsonb, version int, event_count int, action_count int,
+         winner_team smallint, turn_timeout int, on_timeout text, deadline timestamptz,
+         to_act text, score text, warn_at timestamptz, due_at timestamptz,
+         created_at timestamptz, updated_at timestamptz)
+)"""
+
+_SEATS = """
+st AS (
+  INSERT INTO seats (match_id, seat, player_id, bot_level, invited)
+  SELECT %(w)s->>'match_id', x.seat, x.player_id, x.bot_level, x.invited
+    FROM jsonb_to_recordset(%(w)s->'seats')
+         AS x(seat smallint, player_id text, bot_level text, invited boolean)
+  ON CONFLICT (match_id, seat) DO UPDATE SET invited = EXCLUDED.invited)"""
+"""The seats taken (a seat reserved by an invitation is accepted: it exists already)."""
+
+_INSERT_ACTIONS = """
 a AS (
   INSERT INTO actions (match_id, n, seat, player_id, body)
   SELECT %(w)s->>'match_id', x.n, x.seat, x.player_id, x.body
     FROM jsonb_to_recordset(%(w)s->'actions')
-         AS x(n int, seat smallint, player_id text, body jsonb)),
+         AS x(n int, seat smallint, player_id text, body jsonb))"""
+
+_INSERT_EVENTS = """
 e AS (
   INSERT INTO events (match_id, seq, version, type, data)
   SELECT %(w)s->>'match_id', x.seq, x.version, x.type, x.data
     FROM jsonb_to_recordset(%(w)s->'events')
-         AS x(seq int, version int, type text, data jsonb)),
+         AS x(seq int, version int, type text, data jsonb))"""
+
+_RESET_TIMEOUTS = """
 s AS (
   UPDATE seats SET timeouts_in_row = 0
    WHERE match_id = %(w)s->>'match_id' AND seat = (%(w)s->>'seat')::smallint
-     AND timeouts_in_row <> 0),
+     AND timeouts_in_row <> 0)"""
+
+_INSERT_IDEMPOTENCY = """
 i AS (
   INSERT INTO idempotency_records
          (player_id, match_id, key, request_hash, status_code, response, headers)
   SELECT %(w)s->>'player_id', %(w)s->>'match_id', %(w)s->>'key', %(w)s->>'request_hash',
          (%(w)s->>'status_code')::int, %(w)s->'response', %(w)s->'headers'
-   WHERE %(w)s->>'key' IS NOT NULL),
+   WHERE %(w)s->>'key' IS NOT NULL)"""
+
+_INSERT_DELIVERIES = """
 d AS (
   INSERT INTO webhook_deliveries (id, endpoint_id, event, payload, status, attempts,
                                   next_attempt_at)
   SELECT x.id, x.endpoint_id, x.event, x.payload, 'pending', 0, x.next_attempt_at
     FROM jsonb_to_recordset(%(w)s->'deliveries')
          AS x(id text, endpoint_id text, event text, payload jsonb,
-              next_attempt_at timestamptz))
+              next_attempt_at timestamptz))"""
+
+_NOTIFY = """
 SELECT pg_notify(x.channel, x.payload)
-  FROM jsonb_to_recordset(%(w)s->'notifications') AS x(channel text, payload text)
-""", {"w": "jsonb"})
-"""Everything an action writes, from one JSON document (:func:`write_and_commit`): one
-parameter to quote instead of two dozen (quoting them cost as much as the statement's
-round trip)."""
+  FROM jsonb_to_recordset(%(w)s->'notifications') AS x(channel text, payload text)"""
+
+
+def _writing(name: str, *parts: str) -> Statement:
+    """One statement of `parts` (data-modifying CTEs), then the notifications, from one JSON
+    document `w` (one parameter to quote instead of two dozen: quoting them cost the worker
+    as much as the round trip)."""
+    return Statement(name, "WITH" + ",".join(parts) + _NOTIFY, {"w": "jsonb"})
+
+
+_WRITE = _writing("truco_action_write", _UPDATE_MATCH, _INSERT_ACTIONS,
+                  _INSERT_EVENTS, _RESET_TIMEOUTS, _INSERT_IDEMPOTENCY,
+                  _INSERT_DELIVERIES)
+"""Everything an action writes (:func:`write_and_commit`)."""
+
+_JOIN_WRITE = _writing("truco_join_write", _UPDATE_MATCH, _SEATS,
+                       _INSERT_EVENTS, _INSERT_DELIVERIES)
+"""Everything a join writes: the match, the seat taken (or the invitation accepted), events,
+deliveries (:func:`write_and_commit`)."""
+
+_CREATE_WRITE = _writing("truco_create_write", _INSERT_MATCH, _SEATS,
+                         _INSERT_EVENTS,
+                         _INSERT_DELIVERIES)
+"""Everything a creation writes: the match, its seats, events, deliveries
+(:func:`create_and_commit`)."""
 
 
 @dataclass
@@ -204,9 +266,12 @@ def read_match(match_id: str, fairy: Any = None) -> Match | None:
 def _loaded(row: tuple[Any, ...]) -> Loaded:
     replay, endpoints = row[MATCH_COLUMNS:]
     return Loaded(_match_of(row[:MATCH_COLUMNS]),
-                  None if replay is None else orjson.loads(replay),
-                  [Endpoint(e["id"], e["player_id"], tuple(e["events"]))
-                   for e in orjson.loads(endpoints or "[]")])
+                  None if replay is None else orjson.loads(replay), _endpoints(endpoints))
+
+
+def _endpoints(found: str | None) -> list[Endpoint]:
+    return [Endpoint(e["id"], e["player_id"], tuple(e["events"]))
+            for e in orjson.loads(found or "[]")]
 
 
 MATCH_COLUMNS = 26
@@ -245,31 +310,109 @@ def _array(numbers: list[int]) -> str:
     return "{" + ",".join(map(str, numbers)) + "}"
 
 
-def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
-                     player_id: str,
-                     idempotency: tuple[str, str, int, bytes, dict[str, str]] | None,
-                     ) -> None:
-    """Store the changed `match` and everything `writes` holds, in one statement on the
-    action's connection `fairy` (:func:`own_connection`), and commit, in one round trip;
-    then this process knows the new versions at once, whatever its listener's lag (as a
-    session's commit teaches it: app/waiting.py). `idempotency`: (key, request hash,
-    status, response body as sent, headers) to keep, if any. (When the write fails, the
-    `COMMIT` is never run: :func:`own_connection` rolls the transaction back.)"""
-    key, request_hash, status_code, response, headers = idempotency or (None,) * 5
-    document = {
+def _document(match: Match, writes: BufferedWrites, **more: Any) -> str:
+    """What a write statement reads (its one parameter `w`): the match's columns and what
+    `writes` holds, with `more`."""
+    return orjson.dumps({
         "match_id": match.id, "version": match.version, "updated_at": match.updated_at,
         "event_count": match.event_count, "action_count": match.action_count,
         "state": match.state, "to_act": _array(match.to_act), "score": _array(match.score),
         "status": match.status, "winner_team": match.winner_team,
         "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
-        "actions": writes.actions, "events": writes.events,
-        "seat": seat, "player_id": player_id, "key": key, "request_hash": request_hash,
-        "status_code": status_code,
-        "response": None if response is None else orjson.Fragment(response),
-        "headers": headers,
-        "deliveries": writes.deliveries,
+        "events": writes.events, "deliveries": writes.deliveries,
         "notifications": [{"channel": c, "payload": p} for c, p in writes.notifications],
-    }
-    prepared.run(fairy, [_WRITE], {"w": orjson.dumps(document, option=orjson.OPT_NAIVE_UTC)
-                                   .decode()}, commit=True).close()
+        **more}, option=orjson.OPT_NAIVE_UTC).decode()
+
+
+def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
+                     player_id: str,
+                     idempotency: tuple[str, str, int, bytes, dict[str, str]] | None,
+                     ) -> None:
+    """Store the changed `match` after an action of `seat` and everything `writes` holds,
+    in one statement on the action's connection `fairy` (:func:`own_connection`), and
+    commit, in one round trip; then this process knows the new versions at once, whatever
+    its listener's lag (as a session's commit teaches it: app/waiting.py). `idempotency`:
+    (key, request hash, status, response body as sent, headers) to keep, if any. (When the
+    write fails, the `COMMIT` is never run: :func:`own_connection` rolls the transaction
+    back.)"""
+    key, request_hash, status_code, response, headers = idempotency or (None,) * 5
+    _write_and_commit(fairy, _WRITE, _document(
+        match, writes, actions=writes.actions, seat=seat, player_id=player_id, key=key,
+        request_hash=request_hash, status_code=status_code,
+        response=None if response is None else orjson.Fragment(response), headers=headers),
+        writes)
+
+
+def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat) -> None:
+    """Store the changed `match` after a join that took (or accepted) `seat`, as
+    :func:`write_and_commit` stores an action."""
+    _write_and_commit(fairy, _JOIN_WRITE, _document(match, writes, seats=[_seat_row(seat)]),
+                      writes)
+
+
+def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
+    """Insert the new `match` (its row, seats, events, deliveries) and commit, in one round
+    trip on `fairy` (:func:`own_connection`; the transaction begun or not)."""
+    _write_and_commit(fairy, _CREATE_WRITE, _document(
+        match, writes, id=match.id, ruleset=match.ruleset, players=match.players,
+        target_score=match.target_score, visibility=match.visibility,
+        invite_code=match.invite_code, created_by=match.created_by, seed=match.seed,
+        fixed_deals=match.fixed_deals, config=match.config, turn_timeout=match.turn_timeout,
+        on_timeout=match.on_timeout, created_at=match.created_at,
+        seats=[_seat_row(s) for s in match.seats]), writes)
+
+
+def _seat_row(seat: Seat) -> dict[str, Any]:
+    return {"seat": seat.seat, "player_id": seat.player_id, "bot_level": seat.bot_level,
+            "invited": seat.invited}
+
+
+_LOCK_PLAYER = Statement("truco_lock_player", """
+SELECT 1 FROM players WHERE id = %(player_id)s FOR NO KEY UPDATE""", {"player_id": "text"})
+
+_CREATION_LOAD = Statement("truco_creation_load", """
+SELECT (SELECT count(*) FROM matches
+         WHERE created_by = %(player_id)s AND status = 'waiting'),
+       (SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'bot', p.bot,
+                'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
+                                      'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')))::text
+          FROM players p WHERE p.id = ANY(%(invited)s)),
+       (SELECT json_agg(json_build_object('id', e.id, 'player_id', e.player_id,
+                                          'events', e.events))::text
+          FROM webhook_endpoints e
+         WHERE e.status = 'active'
+           AND (e.player_id = %(player_id)s OR e.player_id = ANY(%(invited)s)))""",
+                           {"player_id": "text", "invited": "text[]"})
+
+
+@dataclass
+class CreationLoad:
+    """What a creation reads before it writes (:func:`creation_load`)."""
+
+    waiting: int
+    """The matches of the creator still waiting for players."""
+    invited: dict[str, Player]
+    """The invited players that exist, by id."""
+    endpoints: list[Endpoint]
+
+
+def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoad:
+    """Begin, lock the creator's row (so that parallel creations count each other's
+    waiting matches; a lock that lets the foreign keys of its other rows be checked), and
+    read what a creation needs: one round trip on `fairy`
+    (:func:`own_connection`)."""
+    with prepared.run(fairy, [_LOCK_PLAYER, _CREATION_LOAD],
+                      {"player_id": player_id, "invited": invited}, begin=True) as cur:
+        waiting, players, endpoints = cur.fetchone()
+    return CreationLoad(
+        waiting,
+        {p["id"]: _row(Player, id=p["id"], name=p["name"], bot=p["bot"],
+                       created_at=datetime.fromisoformat(p["created_at"]))
+         for p in orjson.loads(players or "[]")},
+        _endpoints(endpoints))
+
+
+def _write_and_commit(fairy: Any, statement: Statement, document: str,
+                      writes: BufferedWrites) -> None:
+    prepared.run(fairy, [statement], {"w": document}, commit=True).close()
     committed(writes.changes)

@@ -3,17 +3,20 @@ it changes, stores the result and notifies waiters (playing is in app.play)."""
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timezone
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select
 
+from app import action_path
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
 from app.models import Match, Player, Seat, new_id
 from app.rendering import Answer, view_answer
 from app.webhook_events import enqueue_invited
+from app.writes import BufferedWrites, Writes
+from app.written import written
 
 SEED_BITS = 62
 """Seeds fit PostgreSQL's bigint."""
@@ -54,53 +57,54 @@ def create_match(player: Player, body: dict[str, Any]) -> Answer:
         errors["invite"] = invite_errors
     if errors:
         raise ApiError(422, "validation_error", "the match cannot be created", errors=errors)
-    invited = {i["player_id"]: db.session.get(Player, i["player_id"]) for i in invites}
-    unknown = sorted(pid for pid, found in invited.items() if found is None)
-    if unknown:
-        raise ApiError(422, "validation_error", "the match cannot be created",
-                       errors={"invite": [f"no player {pid}" for pid in unknown]})
-    if 1 + len(bots) < players:  # the match will wait for players
-        _check_waiting_cap(player)
-    seed = body["seed"] if body["seed"] is not None else server_seed()
-    config = {"options": body["options"], "deals": body["deals"],
-              "start_score": body["start_score"]}
-    start_state(body["ruleset"], players, seed, config)  # validates everything up front
-    match = Match(id=new_id("m_"), ruleset=body["ruleset"], players=players,
-                  target_score=body["target_score"],
-                  status="waiting", visibility=body["visibility"], created_by=player.id,
-                  invite_code=secrets.token_urlsafe(9) if body["visibility"] == "private"
-                  else None,
-                  seed=seed, fixed_deals=fixed, config=config, version=1, event_count=0,
-                  action_count=0, score=list(body["start_score"] or [0, 0]),
-                  turn_timeout=body["turn_timeout"], on_timeout=body["on_timeout"],
-                  seats=[Seat(seat=seat, player=player)]
-                  + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots]
-                  + [Seat(seat=i["seat"], player=invited[i["player_id"]], invited=True)
-                     for i in invites])
-    db.session.add(match)
-    db.session.flush()  # the match row before its events (they refer to it by key only)
-    append_events(match, [{"type": "player_joined", "seat": seat, "player_id": player.id}]
-                  + [{"type": "player_joined", "seat": b["seat"], "bot_level": b["level"]}
-                     for b in bots]
-                  + [{"type": "player_invited", "seat": i["seat"], "player_id": i["player_id"]}
-                     for i in invites])
-    for invite in invites:
-        enqueue_invited(match, invite["player_id"], invite["seat"])
-    _start_if_full(match)
-    notify(match)
-    answer = view_answer(match, seat, 201)
-    db.session.commit()
+    with action_path.own_connection() as connection:
+        found = action_path.creation_load(connection, player.id,
+                                          [i["player_id"] for i in invites])
+        unknown = sorted({i["player_id"] for i in invites} - set(found.invited))
+        if unknown:
+            raise ApiError(422, "validation_error", "the match cannot be created",
+                           errors={"invite": [f"no player {pid}" for pid in unknown]})
+        if 1 + len(bots) < players:  # the match will wait for players
+            _check_waiting_cap(found.waiting)
+        seed = body["seed"] if body["seed"] is not None else server_seed()
+        config = {"options": body["options"], "deals": body["deals"],
+                  "start_score": body["start_score"]}
+        start_state(body["ruleset"], players, seed, config)  # validates everything up front
+        now = datetime.now(timezone.utc)
+        match = Match(id=new_id("m_"), ruleset=body["ruleset"], players=players,
+                      target_score=body["target_score"],
+                      status="waiting", visibility=body["visibility"], created_by=player.id,
+                      invite_code=secrets.token_urlsafe(9) if body["visibility"] == "private"
+                      else None,
+                      seed=seed, fixed_deals=fixed, config=config, state=None, version=1,
+                      event_count=0, action_count=0, to_act=[],
+                      score=list(body["start_score"] or [0, 0]),
+                      turn_timeout=body["turn_timeout"], on_timeout=body["on_timeout"],
+                      created_at=now, updated_at=now,
+                      seats=[Seat(seat=seat, player=player, player_id=player.id)]
+                      + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots]
+                      + [Seat(seat=i["seat"], player=found.invited[i["player_id"]],
+                              player_id=i["player_id"], invited=True) for i in invites])
+        writes = BufferedWrites(found.endpoints)
+        append_events(match, [{"type": "player_joined", "seat": seat, "player_id": player.id}]
+                      + [{"type": "player_joined", "seat": b["seat"], "bot_level": b["level"]}
+                         for b in bots]
+                      + [{"type": "player_invited", "seat": i["seat"],
+                          "player_id": i["player_id"]} for i in invites], writes)
+        for invite in invites:
+            enqueue_invited(match, invite["player_id"], invite["seat"], writes)
+        _start_if_full(match, writes)
+        notify(match, writes=writes)
+        answer = view_answer(match, seat, 201)
+        action_path.create_and_commit(connection, match, writes)
+    written.keep(match)
     return answer
 
 
-def _check_waiting_cap(player: Player) -> None:
+def _check_waiting_cap(waiting: int) -> None:
     """At most MAX_WAITING_MATCHES open matches made by one player (a full lobby of one
-    player's matches helps nobody). The player's row is locked so that parallel creations
-    count each other."""
-    db.session.execute(select(Player.id).where(Player.id == player.id).with_for_update())
-    waiting = db.session.execute(
-        select(func.count()).select_from(Match)
-        .where(Match.created_by == player.id, Match.status == "waiting")).scalar_one()
+    player's matches helps nobody); `waiting`: the creator's, counted under a lock of their
+    row, so that parallel creations count each other (app/action_path.py: creation_load)."""
     cap = current_app.config["MAX_WAITING_MATCHES"]
     if waiting >= cap:
         raise ApiError(409, "too_many_waiting_matches",
@@ -125,58 +129,58 @@ def _invite_errors(player: Player, invites: list[dict[str, Any]], players: int,
     return errors
 
 
-def _start_if_full(match: Match) -> None:
+def _start_if_full(match: Match, writes: Writes) -> None:
     """Deal the first hand once every seat is taken by a player or a bot (a seat reserved
     for an invited player counts once they accept)."""
     if match.status != "waiting" or sum(not s.invited for s in match.seats) < match.players:
         return
     state, events = start_state(match.ruleset, match.players, match.seed, match.config)
     match.status = "active"
-    append_events(match, [{"type": "match_started"}] + events)
-    store(match, state)  # a bot to act first is now due for the workers
+    append_events(match, [{"type": "match_started"}] + events, writes)
+    store(match, state, writes=writes)  # a bot to act first is now due for the workers
 
 
 def join_match(player: Player, match_id: str, seat: int | None,
                invite_code: str | None) -> tuple[Answer, bool]:
     """Seat the player; (their view, True) when a seat was taken now, False when already
     seated. An invited player accepts this way: they take the seat reserved for them (no
-    invite code needed; a `seat` asked for is ignored)."""
-    match = lock_match(match_id)
-    held = match.seat_of(player.id)
-    if held is not None:
-        answer = view_answer(match, held.seat)
-        db.session.rollback()
-        return answer, False
-    if match.status != "waiting":
-        raise ApiError(409, "match_not_waiting", "the match has already started or ended")
-    invitation = match.invitation_for(player.id)
-    if invitation is not None:
-        invitation.invited = False
+    invite code needed; a `seat` asked for is ignored). Two round trips, as an action:
+    lock and read the match; write and commit (app/action_path.py)."""
+    with action_path.own_connection() as connection:
+        loaded = action_path.lock_and_load(connection, match_id, player.id, None)
+        match = loaded.match
+        held = match.seat_of(player.id)
+        if held is not None:
+            return view_answer(match, held.seat), False  # (nothing written: rolled back)
+        if match.status != "waiting":
+            raise ApiError(409, "match_not_waiting", "the match has already started or ended")
+        taken = match.invitation_for(player.id)
+        if taken is not None:
+            taken.invited = False
+        else:
+            if match.visibility == "private" and invite_code != match.invite_code:
+                raise ApiError(403, "invalid_invite_code",
+                               "this private match needs its invite code")
+            numbers = {s.seat for s in match.seats}
+            if seat is None:  # a waiting match has a free seat: it starts when the last is taken
+                seat = min(s for s in range(match.players) if s not in numbers)
+            elif not 0 <= seat < match.players:
+                raise ApiError(422, "validation_error", "no such seat",
+                               errors={"seat": [f"must be from 0 to {match.players - 1}"]})
+            elif seat in numbers:
+                raise ApiError(409, "seat_taken", f"seat {seat} is taken")
+            taken = Seat(seat=seat, player=player, player_id=player.id)
+            match.seats.append(taken)  # (a plain list here: app/action_path.py, _row)
+            match.seats.sort(key=lambda s: s.seat)
+        writes = BufferedWrites(loaded.endpoints)
         bump(match)
-        append_events(match, [{"type": "player_joined", "seat": invitation.seat,
-                               "player_id": player.id}])
-        _start_if_full(match)
-        notify(match)
-        answer = view_answer(match, invitation.seat)
-        db.session.commit()
-        return answer, True
-    if match.visibility == "private" and invite_code != match.invite_code:
-        raise ApiError(403, "invalid_invite_code", "this private match needs its invite code")
-    taken = {s.seat for s in match.seats}
-    if seat is None:  # a waiting match has a free seat: it starts when the last is taken
-        seat = min(s for s in range(match.players) if s not in taken)
-    elif not 0 <= seat < match.players:
-        raise ApiError(422, "validation_error", "no such seat",
-                       errors={"seat": [f"must be from 0 to {match.players - 1}"]})
-    elif seat in taken:
-        raise ApiError(409, "seat_taken", f"seat {seat} is taken")
-    match.seats.append(Seat(seat=seat, player=player))
-    bump(match)
-    append_events(match, [{"type": "player_joined", "seat": seat, "player_id": player.id}])
-    _start_if_full(match)
-    notify(match)
-    answer = view_answer(match, seat)
-    db.session.commit()
+        append_events(match, [{"type": "player_joined", "seat": taken.seat,
+                               "player_id": player.id}], writes)
+        _start_if_full(match, writes)
+        notify(match, writes=writes)
+        answer = view_answer(match, taken.seat)
+        action_path.seat_and_commit(connection, match, writes, taken)
+    written.keep(match)
     return answer, True
 
 

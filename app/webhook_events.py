@@ -78,10 +78,11 @@ def on_store(match: Match, state: engine.MatchState,
     enqueue(match, wanted, writes)
 
 
-def enqueue_invited(match: Match, player_id: str, seat: int | None = None) -> int:
+def enqueue_invited(match: Match, player_id: str, seat: int | None = None,
+                    writes: Writes = SESSION_WRITES) -> int:
     """`invited`: a seat of `match` (`seat`, when one is reserved) is kept for `player_id`.
     For the invitations feature to call in the transaction that reserves the seat."""
-    return enqueue(match, [("invited", player_id, seat, False, {})])
+    return enqueue(match, [("invited", player_id, seat, False, {})], writes)
 
 
 def enqueue_deadline_soon(match: Match, player_id: str) -> int:

@@ -1,10 +1,10 @@
 """Where a change's rows go: the log of events, the recorded action, the webhook outbox, the
 notifications. Two ways with one interface:
 
-- :class:`SessionWrites`, through the ORM session at once (creation, joins, the worker: the
-  less frequent verbs, where clarity beats round trips);
-- :class:`BufferedWrites`, kept in memory and written by the action path (app/action_path.py)
-  in the one statement that also stores the match.
+- :class:`SessionWrites`, through the ORM session at once (leaving, resigning, the worker:
+  the less frequent verbs, where clarity beats round trips);
+- :class:`BufferedWrites`, kept in memory and written by app/action_path.py in the one
+  statement that also stores the match (actions, joins, creations: what every match does).
 
 The decisions (which events, which deliveries, which notifications) are made once, by the
 callers in app/match_store.py and app/webhook_events.py, whichever way is used.

@@ -1,0 +1,152 @@
+"""Creating and joining a match take two messages each, as an action does
+(app/action_path.py: creation_load, create_and_commit, lock_and_load, seat_and_commit), and
+answer exactly what every later view shows: the answer is made before the commit, from the
+match the verb holds, never read back."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import create, join, register
+from tests.api.test_known_answers import SETUP
+
+
+@contextmanager
+def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
+    """The messages `app` sends to PostgreSQL inside the block (each as its statements'
+    first words, a connection's own PREPAREs left out), and the transaction status of every
+    connection given back to the pool."""
+    import psycopg2
+    from psycopg2.extensions import TRANSACTION_STATUS_IDLE
+    from sqlalchemy import event
+
+    from app.extensions import db
+
+    sent: list[str] = []
+    returned: list[int] = []
+
+    class Spy(psycopg2.extensions.cursor):
+        def execute(self, sql: str, params: Any = None) -> None:  # type: ignore[override]
+            conn = self.connection
+            implicit = not conn.autocommit and \
+                conn.info.transaction_status == TRANSACTION_STATUS_IDLE
+            words = [" ".join(part.split()[:2]).split("(")[0]
+                     if part.startswith(("EXECUTE", "PREPARE")) else part.split()[0]
+                     + (" FROM players" if "FROM players" in part else "")
+                     for part in sql.split(";\n")]
+            words = [w for w in words if not w.startswith("PREPARE ")]
+            sent.append(("BEGIN (implicit); " if implicit else "") + "; ".join(words))
+            super().execute(sql, params)
+
+    def checkout(dbapi: Any, record: Any, proxy: Any) -> None:
+        dbapi.cursor_factory = Spy
+
+    def checkin(dbapi: Any, record: Any) -> None:
+        if dbapi is not None:
+            returned.append(dbapi.info.transaction_status)
+            dbapi.cursor_factory = psycopg2.extensions.cursor
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "checkout", checkout)
+    event.listen(engine, "checkin", checkin)
+    try:
+        yield sent, returned
+    finally:
+        event.remove(engine, "checkout", checkout)
+        event.remove(engine, "checkin", checkin)
+
+
+def test_a_creation_and_a_join_are_two_messages_each(client: Any, app: Any) -> None:
+    """Besides the caller's token read by Flask's authentication (a read of `players`),
+    nothing but the verb's two messages: nothing flushed through the session, and every
+    connection goes back to the pool with no transaction open."""
+    from psycopg2.extensions import TRANSACTION_STATUS_IDLE
+
+    ana, bob = register(client, "ana"), register(client, "bob")
+    warm = create(client, ana, players=2, visibility="private")  # (statements prepared)
+    assert join(client, warm["id"], bob, invite_code=warm["invite_code"]).status_code == 200
+    with messages(app) as (sent, returned):
+        m = create(client, ana, players=2, visibility="private", **SETUP)
+    ours = [s for s in sent if "truco_" in s]
+    assert ours == ["BEGIN; EXECUTE truco_lock_player; EXECUTE truco_creation_load",
+                    "EXECUTE truco_create_write; COMMIT"]
+    assert [s for s in sent if s not in ours] == ["BEGIN (implicit); SELECT FROM players"]
+    assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
+    with messages(app) as (sent, returned):
+        r = join(client, m["id"], bob, invite_code=m["invite_code"])
+    assert r.status_code == 200 and r.json["status"] == "active"
+    assert [s for s in sent if "truco_" in s] == [
+        "BEGIN; EXECUTE truco_action_lock; EXECUTE truco_action_load",
+        "EXECUTE truco_join_write; COMMIT"]
+    assert [s for s in sent if "truco_" not in s] == ["BEGIN (implicit); SELECT FROM players"]
+    assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
+
+
+CREATIONS = {
+    "waits for a player": {"players": 2, "visibility": "private"},
+    "starts against a bot, with deadlines": {
+        "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}],
+        "turn_timeout": 3600, "on_timeout": "forfeit", "options": {"first_dealer": 1}},
+    "a bot leads at once": {"players": 2, "seat": 0, "bots": [{"seat": 1, "level": "easy"}],
+                            "options": {"first_dealer": 0}, "deals": SETUP["deals"]},
+    "an invitation and a bot": {"players": 4, "visibility": "private", "invite": "bob",
+                                "bots": [{"seat": 2, "level": "random"}]},
+}
+
+
+@pytest.mark.parametrize("kind", list(CREATIONS))
+def test_a_creation_answers_the_match_as_every_later_view_shows_it(
+        client: Any, app: Any, other_app: Any, kind: str) -> None:
+    """Byte for byte, ETag included, the view another process reads afterwards (for the
+    creator, an invited player and a spectator), and the stored rows hold what it shows."""
+    from tests.api.helpers import db_rows
+
+    ana, bob = register(client, "ana"), register(client, "bob")
+    body = dict(CREATIONS[kind])
+    if body.get("invite") == "bob":
+        body["invite"] = [{"player_id": bob.id, "seat": 1}]
+    r = client.post("/v1/matches", json=body, headers=ana.headers)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    elsewhere = other_app.test_client()
+    there = elsewhere.get(f"/v1/matches/{r.json['id']}", headers=ana.headers)
+    assert there.get_data() == r.get_data()
+    assert there.headers["ETag"] == r.headers["ETag"]
+    for viewer in (bob, None):
+        headers = {} if viewer is None else viewer.headers
+        assert client.get(f"/v1/matches/{r.json['id']}", headers=headers).get_data() == \
+            elsewhere.get(f"/v1/matches/{r.json['id']}", headers=headers).get_data()
+    (row,) = db_rows(app, "SELECT status, version, event_count, to_act, due_at, deadline,"
+                          " state IS NULL AS no_state FROM matches WHERE id = :m",
+                     m=r.json["id"])
+    assert row.status == r.json["status"] and row.version == r.json["version"]
+    assert row.no_state == (r.json["status"] == "waiting")
+    events = db_rows(app, "SELECT seq, version FROM events WHERE match_id = :m ORDER BY seq",
+                     m=r.json["id"])
+    assert [e.seq for e in events] == list(range(1, row.event_count + 1))
+    assert {e.version for e in events} == {1}
+    if kind == "a bot leads at once":  # (its move is the worker's: due now)
+        assert row.to_act == [1] and row.due_at is not None
+    if kind.startswith("starts"):  # (the creator leads: their deadline runs)
+        assert row.to_act == [0] and row.deadline is not None
+        assert r.json["deadline"] is not None
+
+
+def test_accepting_an_invitation_answers_as_later_views_show_it(client: Any, app: Any,
+                                                                other_app: Any) -> None:
+    from tests.api.helpers import db_rows
+
+    ana, bob = register(client, "ana"), register(client, "bob")
+    m = create(client, ana, players=2, invite=[{"player_id": bob.id, "seat": 1}])
+    r = join(client, m["id"], bob)
+    assert r.status_code == 200 and r.json["you"]["seat"] == 1
+    assert r.json["status"] == "active"
+    elsewhere = other_app.test_client()
+    assert elsewhere.get(f"/v1/matches/{m['id']}", headers=bob.headers).get_data() == \
+        r.get_data()
+    assert [tuple(s) for s in db_rows(
+        app, "SELECT seat, player_id, invited FROM seats WHERE match_id = :m ORDER BY seat",
+        m=m["id"])] == [(0, ana.id, False), (1, bob.id, False)]
