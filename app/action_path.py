@@ -75,8 +75,8 @@ _LOAD = Statement("truco_action_load", _MATCH_AND_SEATS + """,
                                           'events', e.events))::text
           FROM webhook_endpoints e
          WHERE e.status = 'active'
-           AND (e.player_id IN (SELECT player_id FROM seats WHERE match_id = m.id)
-                OR e.player_id = %(player_id)s))
+           AND e.player_id = ANY(ARRAY(SELECT s.player_id::text FROM seats s
+                                        WHERE s.match_id = m.id) || %(player_id)s))
   FROM matches m WHERE m.id = %(match_id)s""",
                   {"match_id": "text", "player_id": "text", "key": "text"})
 

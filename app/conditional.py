@@ -25,16 +25,21 @@ from app.rendering import etag_of, match_view, seat_number
 from app.waiting import hub
 
 READ_CURRENT = Statement("truco_view_current", """
-SELECT q.i, p.id, m.version, m.status, s.seat
+SELECT q.i, x.id, x.version, x.status, x.seat
   FROM unnest(%(match_ids)s, %(token_hashes)s) WITH ORDINALITY AS q(match_id, token_hash, i)
-  JOIN matches m ON m.id = q.match_id
-  LEFT JOIN players p ON p.token_hash = q.token_hash
-  LEFT JOIN seats s ON s.match_id = m.id AND s.player_id = p.id AND NOT s.invited
- WHERE q.token_hash IS NULL OR p.id IS NOT NULL""",
+ CROSS JOIN LATERAL (
+       SELECT p.id, m.version, m.status,
+              (SELECT s.seat FROM seats s
+                WHERE s.match_id = m.id AND s.player_id = p.id AND NOT s.invited) AS seat
+         FROM matches m LEFT JOIN players p ON p.token_hash = q.token_hash
+        WHERE m.id = q.match_id) AS x
+ WHERE q.token_hash IS NULL OR x.id IS NOT NULL""",
                          {"match_ids": "text[]", "token_hashes": "text[]"})
 """The current version and the caller's seat of each asked (match, token hash or None),
 numbered as asked (from 1); a match or a token that does not exist gives no row. One
-caller's read, or many at once (app/batched_reads.py)."""
+caller's read, or many at once (app/batched_reads.py). Each (match, token) is looked up on
+its own (`LATERAL`), by index: planned once for any number of them (app/prepared.py), a
+join of the whole list would hash the `players` table."""
 
 
 class Current(NamedTuple):

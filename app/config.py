@@ -89,6 +89,8 @@ def connect_args(limits: Mapping[str, float]) -> dict[str, Any]:
         f"-c statement_timeout={ms('TRUCO_DB_STATEMENT_TIMEOUT')}",
         f"-c lock_timeout={ms('TRUCO_DB_LOCK_TIMEOUT')}",
         f"-c idle_in_transaction_session_timeout={ms('TRUCO_DB_IDLE_TX_TIMEOUT')}",
+        # the hot paths' prepared statements are planned once per connection (app/prepared.py)
+        "-c plan_cache_mode=force_generic_plan",
     ])
     args: dict[str, Any] = {
         "connect_timeout": max(2, math.ceil(limits["TRUCO_DB_CONNECT_TIMEOUT"])),

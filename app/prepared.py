@@ -2,6 +2,13 @@
 connection instead of at every request (planning the action's statements cost more of the
 database's CPU than running them).
 
+Once is what the app's connections ask for: `plan_cache_mode=force_generic_plan`
+(app/config.py). Left to choose, PostgreSQL compares the generic plan's estimated cost with
+the custom plans' and may go on planning at every execution: it did for the view's version
+read, whose generic plan (a list of unknown length) it estimated dearer, at three times the
+read's own cost. So every statement here is written to have a good generic plan (index
+lookups by parameter), which a test checks on tables of realistic size.
+
 psycopg2 has no prepared statements of its own, so they are SQL's `PREPARE` / `EXECUTE`. A
 statement is written with psycopg2's named parameters (``%(name)s``) and their SQL types;
 :class:`Statement` turns it into ``PREPARE name AS

@@ -78,3 +78,71 @@ def test_every_parameter_has_a_declared_type() -> None:
     with pytest.raises(AssertionError):
         Statement("test_bad", "SELECT %(a)s, %(b)s", {"a": "int"})
     assert TWICE.prepare == "PREPARE test_twice (int, text) AS SELECT $1 * 2, $2 || '!', $1 + 1"
+
+
+BULK = """
+INSERT INTO players (id, name, token_hash, bot)
+SELECT 'p_bulk' || g, 'bulk', md5(g::text) || md5(g::text || 'x'), false
+  FROM generate_series(1, 4000) g;
+INSERT INTO matches (id, ruleset, players, target_score, status, visibility, created_by, seed,
+                     config, on_timeout)
+SELECT 'm_bulk' || g, 'paulista', 2, 12, 'finished', 'public', 'p_bulk' || g, g, '{}',
+       'auto_play'
+  FROM generate_series(1, 4000) g;
+INSERT INTO seats (match_id, seat, player_id)
+SELECT 'm_bulk' || g, s, 'p_bulk' || ((g + s) % 4000 + 1)
+  FROM generate_series(1, 4000) g, generate_series(0, 1) s;
+INSERT INTO webhook_endpoints (id, player_id, url, events, secret)
+SELECT 'wh_bulk' || g, 'p_bulk' || g, 'https://example.org/', '{your_turn}', 'x'
+  FROM generate_series(1, 4000) g;
+INSERT INTO idempotency_records (player_id, match_id, key, request_hash, status_code, response)
+SELECT 'p_bulk' || g, 'm_bulk' || g, 'k', 'h', 200, '{}'
+  FROM generate_series(1, 4000) g;
+ANALYZE players, matches, seats, webhook_endpoints, idempotency_records
+"""
+
+
+def _scans(plan: dict[str, Any]) -> list[tuple[str, str]]:
+    """(node type, relation) of every node of an EXPLAIN (FORMAT JSON) plan."""
+    found = [(plan["Node Type"], plan.get("Relation Name", ""))]
+    for child in plan.get("Plans", []):
+        found += _scans(child)
+    return found
+
+
+def test_the_hot_statements_are_planned_once_with_index_lookups(dsn: str) -> None:
+    """The app's connections use each prepared statement's generic plan
+    (`plan_cache_mode`, app/config.py), so every statement must have a good one: with
+    thousands of players, matches, seats and endpoints (in a transaction rolled back), no
+    statement of the hot paths scans a whole table."""
+    from app import action_path, conditional
+    from app.config import connect_args, database_limits
+
+    statements = {
+        conditional.READ_CURRENT: {"match_ids": ["m_bulk7", "m_bulk8"],
+                                   "token_hashes": [None, "x" * 64]},
+        action_path._READ: {"match_id": "m_bulk7"},
+        action_path._LOCK: {"match_id": "m_bulk7"},
+        action_path._LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": "k"},
+        action_path._LOCK_PLAYER: {"player_id": "p_bulk8"},
+        action_path._CREATION_LOAD: {"player_id": "p_bulk8", "invited": ["p_bulk9"]},
+        action_path._WRITE: {"w": '{"match_id": "m_bulk7", "seat": 0}'},
+        action_path._JOIN_WRITE: {"w": '{"match_id": "m_bulk7"}'},
+    }
+    options = connect_args(database_limits({}))["options"]
+    assert "-c plan_cache_mode=force_generic_plan" in options
+    conn = psycopg2.connect(dsn, options=options)
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SHOW plan_cache_mode")
+            assert cur.fetchone() == ("force_generic_plan",)
+            cur.execute(BULK)
+            for statement, params in statements.items():
+                cur.execute(statement.prepare)
+                cur.execute("EXPLAIN (FORMAT JSON) " + statement.execute, params)
+                (plan,) = cur.fetchone()[0]
+                whole = [rel for node, rel in _scans(plan["Plan"]) if node == "Seq Scan"]
+                assert not whole, (statement.name, whole)
+    finally:
+        conn.rollback()
+        conn.close()
