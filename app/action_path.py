@@ -208,6 +208,14 @@ def _row(model: type[T], **columns: Any) -> T:
     return instance
 
 
+def player_copy(player: Player) -> Player:
+    """A transient copy of `player` (one the ORM session loaded): what a verb of this path
+    seats, so that the match it keeps for later views (app/written.py) holds nothing of a
+    session that ends with the request."""
+    return _row(Player, id=player.id, name=player.name, bot=player.bot,
+                created_at=player.created_at)
+
+
 def _utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.astimezone(timezone.utc)
 

@@ -81,7 +81,8 @@ def create_match(player: Player, body: dict[str, Any]) -> Answer:
                       score=list(body["start_score"] or [0, 0]),
                       turn_timeout=body["turn_timeout"], on_timeout=body["on_timeout"],
                       created_at=now, updated_at=now,
-                      seats=[Seat(seat=seat, player=player, player_id=player.id)]
+                      seats=[Seat(seat=seat, player=action_path.player_copy(player),
+                                  player_id=player.id)]
                       + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots]
                       + [Seat(seat=i["seat"], player=found.invited[i["player_id"]],
                               player_id=i["player_id"], invited=True) for i in invites])
@@ -169,7 +170,8 @@ def join_match(player: Player, match_id: str, seat: int | None,
                                errors={"seat": [f"must be from 0 to {match.players - 1}"]})
             elif seat in numbers:
                 raise ApiError(409, "seat_taken", f"seat {seat} is taken")
-            taken = Seat(seat=seat, player=player, player_id=player.id)
+            taken = Seat(seat=seat, player=action_path.player_copy(player),
+                         player_id=player.id)
             match.seats.append(taken)  # (a plain list here: app/action_path.py, _row)
             match.seats.sort(key=lambda s: s.seat)
         writes = BufferedWrites(loaded.endpoints)

@@ -150,3 +150,23 @@ def test_accepting_an_invitation_answers_as_later_views_show_it(client: Any, app
     assert [tuple(s) for s in db_rows(
         app, "SELECT seat, player_id, invited FROM seats WHERE match_id = :m ORDER BY seat",
         m=m["id"])] == [(0, ana.id, False), (1, bob.id, False)]
+
+
+def test_the_matches_kept_for_later_views_hold_nothing_of_a_session(client: Any) -> None:
+    """A creation and a join keep the match they wrote for the next views (app/written.py);
+    its players are copies, not the caller's row of the request's ORM session (which ends
+    with the request, and whose objects a commit elsewhere could expire)."""
+    from sqlalchemy import inspect
+
+    from app.written import written
+
+    ana, bob = register(client, "ana"), register(client, "bob")
+    m = create(client, ana, players=2, visibility="private")
+    r = join(client, m["id"], bob, invite_code=m["invite_code"])
+    for body in (m, r.json):
+        kept = written.get(body["id"], body["version"])
+        assert kept is not None
+        players = [s.player for s in kept.seats if s.player is not None]
+        assert {p.id for p in players} == {s["player"]["id"] for s in body["seats"]
+                                           if s["player"] is not None}
+        assert all(inspect(p).transient for p in players)
