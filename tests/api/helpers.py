@@ -10,6 +10,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -294,3 +295,49 @@ def run_worker(app: Any, now: Any = None) -> int:
             return run_due(now=now)
         finally:
             db.session.remove()
+
+
+@contextmanager
+def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
+    """The messages `app` sends to PostgreSQL inside the block (each as its statements'
+    first words, a connection's own PREPAREs left out), and the transaction status of every
+    connection given back to the pool."""
+    import psycopg2
+    from psycopg2.extensions import TRANSACTION_STATUS_IDLE
+    from sqlalchemy import event
+
+    from app.extensions import db
+
+    sent: list[str] = []
+    returned: list[int] = []
+
+    class Spy(psycopg2.extensions.cursor):
+        def execute(self, sql: str, params: Any = None) -> None:  # type: ignore[override]
+            conn = self.connection
+            implicit = not conn.autocommit and \
+                conn.info.transaction_status == TRANSACTION_STATUS_IDLE
+            words = [" ".join(part.split()[:2]).split("(")[0]
+                     if part.startswith(("EXECUTE", "PREPARE")) else part.split()[0]
+                     + (" FROM players" if "FROM players" in part else "")
+                     for part in sql.split(";\n")]
+            words = [w for w in words if not w.startswith("PREPARE ")]
+            sent.append(("BEGIN (implicit); " if implicit else "") + "; ".join(words))
+            super().execute(sql, params)
+
+    def checkout(dbapi: Any, record: Any, proxy: Any) -> None:
+        dbapi.cursor_factory = Spy
+
+    def checkin(dbapi: Any, record: Any) -> None:
+        if dbapi is not None:
+            returned.append(dbapi.info.transaction_status)
+            dbapi.cursor_factory = psycopg2.extensions.cursor
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "checkout", checkout)
+    event.listen(engine, "checkin", checkin)
+    try:
+        yield sent, returned
+    finally:
+        event.remove(engine, "checkout", checkout)
+        event.remove(engine, "checkin", checkin)

@@ -69,12 +69,9 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any) -> Non
     """Begin, lock and load in one message; the write and the commit in one: nothing else
     (no BEGIN of its own, no session statements), and the connection goes back to the pool
     with no transaction open."""
-    import psycopg2
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
-    from sqlalchemy import event
 
-    from app.extensions import db
-    from tests.api.helpers import act_ok, get_view
+    from tests.api.helpers import act_ok, get_view, messages
     from tests.api.test_known_answers import SETUP, listening, next_move
 
     match_id, seated = full_match(client, players=2, **SETUP)
@@ -82,39 +79,9 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any) -> Non
         get_view(client, match_id, player)  # (the process learns the tokens)
     listening(app)
     act_ok(client, match_id, *next_move(client, match_id, seated))  # statements prepared
-    sent: list[str] = []
-    returned: list[int] = []
-
-    class Spy(psycopg2.extensions.cursor):
-        def execute(self, sql: str, params: Any = None) -> None:  # type: ignore[override]
-            conn = self.connection
-            implicit = not conn.autocommit and \
-                conn.info.transaction_status == TRANSACTION_STATUS_IDLE
-            words = [part.split("(")[0].strip() for part in sql.split(";\n")]
-            # (a connection that has not prepared a statement yet prepares it in the same
-            # message: app/prepared.py)
-            words = [w for w in words if not w.startswith("PREPARE ")]
-            sent.append(("BEGIN (implicit); " if implicit else "") + "; ".join(words))
-            super().execute(sql, params)
-
-    def checkout(dbapi: Any, record: Any, proxy: Any) -> None:
-        dbapi.cursor_factory = Spy
-
-    def checkin(dbapi: Any, record: Any) -> None:
-        if dbapi is not None:
-            returned.append(dbapi.info.transaction_status)
-            dbapi.cursor_factory = psycopg2.extensions.cursor
-
-    with app.app_context():
-        engine = db.engine
     mover, action = next_move(client, match_id, seated)
-    event.listen(engine, "checkout", checkout)
-    event.listen(engine, "checkin", checkin)
-    try:
+    with messages(app) as (sent, returned):
         act_ok(client, match_id, mover, action)
-    finally:
-        event.remove(engine, "checkout", checkout)
-        event.remove(engine, "checkin", checkin)
     assert sent == ["BEGIN; EXECUTE truco_action_lock; EXECUTE truco_action_load",
                     "EXECUTE truco_action_write; COMMIT"]
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}

@@ -4,60 +4,12 @@ answer exactly what every later view shows: the answer is made before the commit
 match the verb holds, never read back."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
-from tests.api.helpers import create, join, register
+from tests.api.helpers import create, join, messages, register
 from tests.api.test_known_answers import SETUP
-
-
-@contextmanager
-def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
-    """The messages `app` sends to PostgreSQL inside the block (each as its statements'
-    first words, a connection's own PREPAREs left out), and the transaction status of every
-    connection given back to the pool."""
-    import psycopg2
-    from psycopg2.extensions import TRANSACTION_STATUS_IDLE
-    from sqlalchemy import event
-
-    from app.extensions import db
-
-    sent: list[str] = []
-    returned: list[int] = []
-
-    class Spy(psycopg2.extensions.cursor):
-        def execute(self, sql: str, params: Any = None) -> None:  # type: ignore[override]
-            conn = self.connection
-            implicit = not conn.autocommit and \
-                conn.info.transaction_status == TRANSACTION_STATUS_IDLE
-            words = [" ".join(part.split()[:2]).split("(")[0]
-                     if part.startswith(("EXECUTE", "PREPARE")) else part.split()[0]
-                     + (" FROM players" if "FROM players" in part else "")
-                     for part in sql.split(";\n")]
-            words = [w for w in words if not w.startswith("PREPARE ")]
-            sent.append(("BEGIN (implicit); " if implicit else "") + "; ".join(words))
-            super().execute(sql, params)
-
-    def checkout(dbapi: Any, record: Any, proxy: Any) -> None:
-        dbapi.cursor_factory = Spy
-
-    def checkin(dbapi: Any, record: Any) -> None:
-        if dbapi is not None:
-            returned.append(dbapi.info.transaction_status)
-            dbapi.cursor_factory = psycopg2.extensions.cursor
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "checkout", checkout)
-    event.listen(engine, "checkin", checkin)
-    try:
-        yield sent, returned
-    finally:
-        event.remove(engine, "checkout", checkout)
-        event.remove(engine, "checkin", checkin)
 
 
 def test_a_creation_and_a_join_are_two_messages_each(client: Any, app: Any) -> None:
