@@ -67,7 +67,8 @@ _READ = Statement("truco_match_read",
 
 _LOAD = Statement("truco_action_load", _MATCH_AND_SEATS + """,
        (SELECT json_build_object('request_hash', i.request_hash,
-                                 'status_code', i.status_code, 'response', i.response,
+                                 'status_code', i.status_code,
+                                 'answer', coalesce(i.answer, i.response::text),
                                  'headers', i.headers)::text
           FROM idempotency_records i
          WHERE i.player_id = %(player_id)s AND i.match_id = m.id AND i.key = %(key)s),
@@ -145,10 +146,12 @@ s AS (
 _INSERT_IDEMPOTENCY = """
 i AS (
   INSERT INTO idempotency_records
-         (player_id, match_id, key, request_hash, status_code, response, headers)
+         (player_id, match_id, key, request_hash, status_code, answer, headers)
   SELECT %(w)s->>'player_id', %(w)s->>'match_id', %(w)s->>'key', %(w)s->>'request_hash',
-         (%(w)s->>'status_code')::int, %(w)s->'response', %(w)s->'headers'
+         (%(w)s->>'status_code')::int, %(answer)s, %(w)s->'headers'
    WHERE %(w)s->>'key' IS NOT NULL)"""
+"""(The answer is a parameter of its own, as text: it is only ever sent back, and as part of
+the JSON document PostgreSQL would parse it.)"""
 
 _INSERT_DELIVERIES = """
 d AS (
@@ -167,8 +170,10 @@ SELECT pg_notify(x.channel, x.payload)
 def _writing(name: str, *parts: str) -> Statement:
     """One statement of `parts` (data-modifying CTEs), then the notifications, from one JSON
     document `w` (one parameter to quote instead of two dozen: quoting them cost the worker
-    as much as the round trip)."""
-    return Statement(name, "WITH" + ",".join(parts) + _NOTIFY, {"w": "jsonb"})
+    as much as the round trip) and, for an action, the answer to keep."""
+    sql = "WITH" + ",".join(parts) + _NOTIFY
+    return Statement(name, sql, {"w": "jsonb", **({"answer": "text"} if "%(answer)s" in sql
+                                                   else {})})
 
 
 _WRITE = _writing("truco_action_write", _UPDATE_MATCH, _INSERT_ACTIONS,
@@ -194,7 +199,8 @@ class Loaded:
 
     match: Match
     replay: dict[str, Any] | None
-    """The stored answer of this Idempotency-Key, if it was used before."""
+    """The stored answer of this Idempotency-Key, if it was used before: its request hash,
+    status code, headers and `answer` (the body as sent, JSON text)."""
     endpoints: list[Endpoint]
 
 
@@ -224,8 +230,9 @@ def _utc(moment: datetime | None) -> datetime | None:
 def own_connection(engine: Engine | None = None) -> Iterator[Any]:
     """A pooled connection (SQLAlchemy's ``_ConnectionFairy``) of `engine` (the app's by
     default) outside the ORM session, in autocommit: each statement on its own, or one
-    action's transaction, whose `BEGIN` travels with its first statement
-    (:func:`lock_and_load`) and whose `COMMIT` with its last (:func:`write_and_commit`). Whatever ends the block with a
+    verb's transaction, whose `BEGIN` travels with its first statement
+    (:func:`lock_and_load`, :func:`creation_load`) and whose `COMMIT` with its last
+    (:func:`write_and_commit` and the like). Whatever ends the block with a
     transaction still open (an API error, a replay, a database error) rolls it back before
     the connection goes back to the pool; a connection that cannot even do that is
     dropped."""
@@ -346,9 +353,8 @@ def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     key, request_hash, status_code, response, headers = idempotency or (None,) * 5
     _write_and_commit(fairy, _WRITE, _document(
         match, writes, actions=writes.actions, seat=seat, player_id=player_id, key=key,
-        request_hash=request_hash, status_code=status_code,
-        response=None if response is None else orjson.Fragment(response), headers=headers),
-        writes)
+        request_hash=request_hash, status_code=status_code, headers=headers),
+        writes, answer=None if response is None else response.decode())
 
 
 def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat) -> None:
@@ -421,6 +427,6 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
 
 
 def _write_and_commit(fairy: Any, statement: Statement, document: str,
-                      writes: BufferedWrites) -> None:
-    prepared.run(fairy, [statement], {"w": document}, commit=True).close()
+                      writes: BufferedWrites, **more: Any) -> None:
+    prepared.run(fairy, [statement], {"w": document, **more}, commit=True).close()
     committed(writes.changes)

@@ -16,6 +16,7 @@ from sqlalchemy import (
     Integer,
     SmallInteger,
     String,
+    Text,
     UniqueConstraint,
     func,
     text,
@@ -201,6 +202,9 @@ class IdempotencyRecord(db.Model):
     """The stored response of a request made with an ``Idempotency-Key``."""
 
     __tablename__ = "idempotency_records"
+    __table_args__ = (
+        CheckConstraint("answer IS NOT NULL OR response IS NOT NULL", name="answer_or_response"),
+    )
 
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     match_id: Mapped[str] = mapped_column(
@@ -209,7 +213,10 @@ class IdempotencyRecord(db.Model):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     request_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     status_code: Mapped[int] = mapped_column(Integer, nullable=False)
-    response: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
+    answer: Mapped[str | None] = mapped_column(Text)
+    """The response's body as it was sent (migration 0010)."""
+    response: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    """The body of a record made before `answer` existed."""
     headers: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False,
                                                     server_default=text("'{}'::jsonb"))
     created_at: Mapped[datetime] = _now()

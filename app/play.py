@@ -9,6 +9,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, Literal
 
+import orjson
+
 import engine
 from app.errors import ApiError
 from app.extensions import db
@@ -87,7 +89,7 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
             if loaded.replay["request_hash"] != digest:
                 raise ApiError(422, "idempotency_key_reused",
                                "this Idempotency-Key was used with another body")
-            return Answer(loaded.replay["status_code"], loaded.replay["response"],
+            return Answer(loaded.replay["status_code"], orjson.loads(loaded.replay["answer"]),
                           {**loaded.replay["headers"], "Idempotent-Replayed": "true"})
         if if_match is not None and not etag_matches(if_match, etag(match, seat)):
             raise ApiError(412, "version_mismatch",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.api.helpers import (F1, act, act_ok, assert_problem, create, db_scalar, deal,
+from tests.api.helpers import (F1, act, act_ok, assert_problem, create, db_rows, db_scalar, deal,
                                full_match, get_view, join, register, snapshot)
 
 SETUP = {"options": {"first_dealer": 3}, "deals": [deal(F1)]}
@@ -160,3 +160,32 @@ def test_a_retry_that_spells_the_same_action_differently_is_a_replay(client: Any
     other = act(client, match_id, seated[0], {"type": "play", "card": "5c", "face_down": True},
                 headers=_key("k-norm"))
     assert_problem(other, 422, "idempotency_key_reused")
+
+
+def test_the_answer_is_kept_as_the_text_sent(client: Any, app: Any) -> None:
+    """The record holds the body exactly as it was sent (text, not JSONB: migration 0010)."""
+    match_id, seated = full_match(client, players=4, **SETUP)
+    first = act(client, match_id, seated[0], PLAY_5C, headers=_key("as-sent"))
+    assert first.status_code == 200
+    row = db_rows(app, "SELECT answer, response FROM idempotency_records WHERE key = :k",
+                  k="as-sent")
+    assert [(r.answer, r.response) for r in row] == [(first.get_data(as_text=True), None)]
+
+
+def test_a_record_kept_as_jsonb_before_still_replays(client: Any, app: Any) -> None:
+    """Records made before migration 0010 hold the body as JSONB (`response`, no `answer`):
+    a repeat still gets that body, as the API encodes JSON."""
+    from sqlalchemy import text
+
+    from app.extensions import db
+
+    match_id, seated = full_match(client, players=4, **SETUP)
+    first = act(client, match_id, seated[0], PLAY_5C, headers=_key("old"))
+    with app.app_context():
+        db.session.execute(text("UPDATE idempotency_records SET response = answer::jsonb,"
+                                " answer = NULL WHERE key = 'old'"))
+        db.session.commit()
+        db.session.remove()
+    again = act(client, match_id, seated[0], PLAY_5C, headers=_key("old"))
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data()
