@@ -108,9 +108,16 @@ def test_the_matches_kept_for_later_views_hold_nothing_of_a_session(client: Any)
     """A creation and a join keep the match they wrote for the next views (app/written.py);
     its players are copies, not the caller's row of the request's ORM session (which ends
     with the request, and whose objects a commit elsewhere could expire)."""
-    from sqlalchemy import inspect
+    from sqlalchemy.orm import object_session
+    from sqlalchemy.orm.exc import UnmappedInstanceError
 
     from app.written import written
+
+    def in_a_session(player: Any) -> bool:
+        try:
+            return object_session(player) is not None or player._sa_instance_state.key
+        except UnmappedInstanceError:  # (a plain copy: app/action_path.py, _row)
+            return False
 
     ana, bob = register(client, "ana"), register(client, "bob")
     m = create(client, ana, players=2, visibility="private")
@@ -121,4 +128,4 @@ def test_the_matches_kept_for_later_views_hold_nothing_of_a_session(client: Any)
         players = [s.player for s in kept.seats if s.player is not None]
         assert {p.id for p in players} == {s["player"]["id"] for s in body["seats"]
                                            if s["player"] is not None}
-        assert all(inspect(p).transient for p in players)
+        assert not any(in_a_session(p) for p in players)
