@@ -376,7 +376,7 @@ def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat
 
 def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
     """Insert the new `match` (its row, seats, events, deliveries) and commit, in one round
-    trip on `fairy` (:func:`own_connection`; the transaction begun or not)."""
+    trip on `fairy`, in the transaction :func:`creation_load` began."""
     _write_and_commit(fairy, _CREATE_WRITE, _document(
         match, writes, id=match.id, ruleset=match.ruleset, players=match.players,
         target_score=match.target_score, visibility=match.visibility,
@@ -405,7 +405,7 @@ SELECT (SELECT count(*) FROM matches
                                           'events', e.events))::text
           FROM webhook_endpoints e
          WHERE e.status = 'active'
-           AND (e.player_id = %(player_id)s OR e.player_id = ANY(%(invited)s)))""",
+           AND e.player_id = ANY(%(invited)s || %(player_id)s))""",
                            {"player_id": "text", "invited": "text[]"})
 
 
