@@ -12,11 +12,11 @@ from typing import Any, Literal
 import orjson
 
 import engine
+from app import action_path
+from app.api.responses import json_bytes
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
-from app import action_path
-from app.api.responses import json_bytes
 from app.models import Match, Player
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
 from app.webhook_events import enqueue_deadline_soon
