@@ -5,7 +5,9 @@ store a larger binary form: a fifth of the action's database CPU went to this re
 the JSON input was a third of that. The bytes are only ever sent back (a replay), never
 queried. Records made before keep their JSONB `response` (now nullable); every record has
 one of the two. Only metadata changes here and a validation that reads the table without
-blocking writes: no rewrite of the table.
+blocking writes: no rewrite of the table. Code from before this revision reads only
+`response`: it would replay a record made by newer code with an empty body, so stop the old
+processes before starting the new ones (as `docker compose up` does: upgrade, then start).
 
 Revision ID: 0010
 Revises: 0009
