@@ -46,6 +46,21 @@ T = TypeVar("T")
 _LOCK = Statement("truco_action_lock", """
 SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE""", {"match_id": "text"})
 
+_PLAYER_FIELDS = """'name', p.name, 'bot', p.bot,
+                'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
+                                      'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')"""
+"""A player `p`'s fields as JSON object members (read back by :func:`_player`)."""
+
+
+def _active_endpoints(players: str) -> str:
+    """The active webhook endpoints of the players of the SQL array `players`, as JSON text
+    (read back by :func:`_endpoints`)."""
+    return f"""(SELECT json_agg(json_build_object('id', e.id, 'player_id', e.player_id,
+                                          'events', e.events))::text
+          FROM webhook_endpoints e
+         WHERE e.status = 'active' AND e.player_id = ANY({players}))"""
+
+
 _MATCH_AND_SEATS = """
 SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.invite_code,
        m.created_by, m.seed, m.fixed_deals, m.config::text, m.state::text, m.version,
@@ -54,9 +69,7 @@ SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.inv
        (SELECT json_agg(json_build_object(
                 'seat', s.seat, 'player_id', s.player_id, 'bot_level', s.bot_level,
                 'invited', s.invited, 'timeouts', s.timeouts,
-                'timeouts_in_row', s.timeouts_in_row, 'name', p.name, 'bot', p.bot,
-                'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
-                                      'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'))
+                'timeouts_in_row', s.timeouts_in_row, """ + _PLAYER_FIELDS + """)
                 ORDER BY s.seat)::text
           FROM seats s LEFT JOIN players p ON p.id = s.player_id
          WHERE s.match_id = m.id)"""
@@ -73,12 +86,9 @@ _LOAD = Statement("truco_action_load", _MATCH_AND_SEATS + """,
                                  'headers', i.headers)::text
           FROM idempotency_records i
          WHERE i.player_id = %(player_id)s AND i.match_id = m.id AND i.key = %(key)s),
-       (SELECT json_agg(json_build_object('id', e.id, 'player_id', e.player_id,
-                                          'events', e.events))::text
-          FROM webhook_endpoints e
-         WHERE e.status = 'active'
-           AND e.player_id = ANY(ARRAY(SELECT s.player_id::text FROM seats s
-                                        WHERE s.match_id = m.id) || %(player_id)s))
+       """ + _active_endpoints(
+    "ARRAY(SELECT s.player_id::text FROM seats s WHERE s.match_id = m.id) || %(player_id)s"
+) + """
   FROM matches m WHERE m.id = %(match_id)s""",
                   {"match_id": "text", "player_id": "text", "key": "text"})
 
@@ -320,11 +330,14 @@ def _match_of(row: tuple[Any, ...]) -> Match:
         seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
 
 
+def _player(player_id: str, fields: dict[str, Any]) -> Player:
+    """The player `player_id` of :data:`_PLAYER_FIELDS` read as JSON."""
+    return _row(Player, id=player_id, name=fields["name"], bot=fields["bot"],
+                created_at=datetime.fromisoformat(fields["created_at"]))
+
+
 def _seat(match_id: str, s: dict[str, Any]) -> Seat:
-    player = None
-    if s["player_id"] is not None:
-        player = _row(Player, id=s["player_id"], name=s["name"], bot=s["bot"],
-                      created_at=datetime.fromisoformat(s["created_at"]))
+    player = None if s["player_id"] is None else _player(s["player_id"], s)
     return _row(Seat, match_id=match_id, seat=s["seat"], player_id=s["player_id"],
                 bot_level=s["bot_level"], invited=s["invited"], timeouts=s["timeouts"],
                 timeouts_in_row=s["timeouts_in_row"], player=player)
@@ -397,15 +410,9 @@ SELECT 1 FROM players WHERE id = %(player_id)s FOR NO KEY UPDATE""", {"player_id
 _CREATION_LOAD = Statement("truco_creation_load", """
 SELECT (SELECT count(*) FROM matches
          WHERE created_by = %(player_id)s AND status = 'waiting'),
-       (SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'bot', p.bot,
-                'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
-                                      'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')))::text
+       (SELECT json_agg(json_build_object('id', p.id, """ + _PLAYER_FIELDS + """))::text
           FROM players p WHERE p.id = ANY(%(invited)s)),
-       (SELECT json_agg(json_build_object('id', e.id, 'player_id', e.player_id,
-                                          'events', e.events))::text
-          FROM webhook_endpoints e
-         WHERE e.status = 'active'
-           AND e.player_id = ANY(%(invited)s || %(player_id)s))""",
+       """ + _active_endpoints("%(invited)s || %(player_id)s"),
                            {"player_id": "text", "invited": "text[]"})
 
 
@@ -430,9 +437,7 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
         waiting, players, endpoints = cur.fetchone()
     return CreationLoad(
         waiting,
-        {p["id"]: _row(Player, id=p["id"], name=p["name"], bot=p["bot"],
-                       created_at=datetime.fromisoformat(p["created_at"]))
-         for p in orjson.loads(players or "[]")},
+        {p["id"]: _player(p["id"], p) for p in orjson.loads(players or "[]")},
         _endpoints(endpoints))
 
 
