@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import current_app
 
+import engine
 from app import action_path
 from app.errors import ApiError
 from app.extensions import db
@@ -69,7 +70,7 @@ def create_match(player: Player, body: dict[str, Any]) -> Answer:
         seed = body["seed"] if body["seed"] is not None else server_seed()
         config = {"options": body["options"], "deals": body["deals"],
                   "start_score": body["start_score"]}
-        start_state(body["ruleset"], players, seed, config)  # validates everything up front
+        start = start_state(body["ruleset"], players, seed, config)  # (validates it all)
         now = datetime.now(timezone.utc)
         match = Match(id=new_id("m_"), ruleset=body["ruleset"], players=players,
                       target_score=body["target_score"],
@@ -94,7 +95,7 @@ def create_match(player: Player, body: dict[str, Any]) -> Answer:
                           "player_id": i["player_id"]} for i in invites], writes)
         for invite in invites:
             enqueue_invited(match, invite["player_id"], invite["seat"], writes)
-        _start_if_full(match, writes)
+        _start_if_full(match, writes, start)
         notify(match, writes=writes)
         answer = view_answer(match, seat, 201)
         action_path.create_and_commit(connection, match, writes)
@@ -130,12 +131,15 @@ def _invite_errors(player: Player, invites: list[dict[str, Any]], players: int,
     return errors
 
 
-def _start_if_full(match: Match, writes: Writes) -> None:
+def _start_if_full(match: Match, writes: Writes,
+                   start: tuple[engine.MatchState, list[dict[str, Any]]] | None = None) -> None:
     """Deal the first hand once every seat is taken by a player or a bot (a seat reserved
-    for an invited player counts once they accept)."""
+    for an invited player counts once they accept); `start`: the match's first state and
+    events when the caller has made them already."""
     if match.status != "waiting" or sum(not s.invited for s in match.seats) < match.players:
         return
-    state, events = start_state(match.ruleset, match.players, match.seed, match.config)
+    state, events = start or start_state(match.ruleset, match.players, match.seed,
+                                         match.config)
     match.status = "active"
     append_events(match, [{"type": "match_started"}] + events, writes)
     store(match, state, writes=writes)  # a bot to act first is now due for the workers
