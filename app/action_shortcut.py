@@ -34,7 +34,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from app import conditional, play, ratelimit
 from app.api.actions import idempotency_key
-from app.api.responses import json_bytes
+from app.api.responses import answer_bytes
 from app.body import read_within
 from app.models import id_can_exist
 from app.view_shortcut import PREFIX, fixed_headers
@@ -97,7 +97,7 @@ class ActionShortcut:
                                   if_match=environ.get("HTTP_IF_MATCH"),
                                   idempotency_key=idempotency_key(
                                       environ.get("HTTP_IDEMPOTENCY_KEY")))
-                data = answer.encoded or json_bytes(answer.body)  # (act encodes it)
+                data = answer_bytes(answer)
         except Exception as exc:  # noqa: BLE001 - Flask's error handlers answer it
             return self._flask_error(environ, start_response, exc)
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))),

@@ -33,9 +33,14 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
     return body_response(json_bytes(body), status, headers)
 
 
+def answer_bytes(answer: Answer) -> bytes:
+    """The body of what a service function answered, as sent (encoded once)."""
+    return answer.encoded or json_bytes(answer.body)
+
+
 def answer_response(answer: Answer, headers: dict[str, str] | None = None) -> Response:
     """What a service function answered (app/rendering.py: Answer), with `headers` added."""
-    return body_response(answer.encoded or json_bytes(answer.body), answer.status,
+    return body_response(answer_bytes(answer), answer.status,
                          {**answer.headers, **(headers or {})})
 
 
