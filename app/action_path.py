@@ -79,7 +79,15 @@ _READ = Statement("truco_match_read",
                   _MATCH_AND_SEATS + "\n  FROM matches m WHERE m.id = %(match_id)s",
                   {"match_id": "text"})
 
-_LOAD = Statement("truco_action_load", _MATCH_AND_SEATS + """,
+_CALLER = """(SELECT json_build_object('id', p.id, """ + _PLAYER_FIELDS + """)::text
+          FROM players p WHERE p.id = %(player_id)s)"""
+"""The caller's own fields (read back by :func:`_caller`): a player about to take a seat."""
+
+
+def _load(name: str, caller: bool) -> Statement:
+    """The action's read of a locked match (:func:`lock_and_load`); `caller`: with the
+    caller's own fields last (a join: the caller has no seat yet)."""
+    return Statement(name, _MATCH_AND_SEATS + """,
        (SELECT json_build_object('request_hash', i.request_hash,
                                  'status_code', i.status_code,
                                  'answer', coalesce(i.answer, i.response::text),
@@ -87,10 +95,14 @@ _LOAD = Statement("truco_action_load", _MATCH_AND_SEATS + """,
           FROM idempotency_records i
          WHERE i.player_id = %(player_id)s AND i.match_id = m.id AND i.key = %(key)s),
        """ + _active_endpoints(
-    "ARRAY(SELECT s.player_id::text FROM seats s WHERE s.match_id = m.id) || %(player_id)s"
-) + """
+        "ARRAY(SELECT s.player_id::text FROM seats s WHERE s.match_id = m.id) || %(player_id)s"
+    ) + (",\n       " + _CALLER if caller else "") + """
   FROM matches m WHERE m.id = %(match_id)s""",
-                  {"match_id": "text", "player_id": "text", "key": "text"})
+                     {"match_id": "text", "player_id": "text", "key": "text"})
+
+
+_LOAD = _load("truco_action_load", caller=False)
+_JOIN_LOAD = _load("truco_join_load", caller=True)
 
 _UPDATE_MATCH = """
 m AS (
@@ -213,6 +225,8 @@ class Loaded:
     """The stored answer of this Idempotency-Key, if it was used before: its request hash,
     status code, headers and `answer` (the body as sent, JSON text)."""
     endpoints: list[Endpoint]
+    caller: Player | None = None
+    """The caller as stored (read for a join only: :func:`lock_and_load`'s `caller`)."""
 
 
 _PLAIN: dict[type, type] = {}
@@ -232,14 +246,6 @@ def _row(model: type[T], **columns: Any) -> T:
     instance = plain.__new__(plain)
     instance.__dict__.update(columns)
     return instance  # type: ignore[no-any-return]
-
-
-def player_copy(player: Player) -> Player:
-    """A plain copy of `player`, one the ORM session loaded (:func:`_row`): what a verb of
-    this path seats, so that the match it keeps for later views (app/written.py) holds
-    nothing of a session that ends with the request."""
-    return _row(Player, id=player.id, name=player.name, bot=player.bot,
-                created_at=player.created_at)
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -272,17 +278,32 @@ def own_connection(engine: Engine | None = None) -> Iterator[Any]:
         fairy.close()
 
 
-def lock_and_load(fairy: Any, match_id: str, player_id: str, key: str | None) -> Loaded:
+def lock_and_load(fairy: Any, match_id: str, player_id: str, key: str | None,
+                  caller: bool = False) -> Loaded:
     """Begin, lock `match_id` and read it (404 when there is none): one round trip on the
-    action's connection `fairy` (:func:`own_connection`)."""
+    action's connection `fairy` (:func:`own_connection`). `caller`: also read the caller,
+    `player_id` (a join seats them; 401 when there is no such player)."""
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
-    with prepared.run(fairy, [_LOCK, _LOAD], {"match_id": match_id, "player_id": player_id,
-                                              "key": key}, begin=True) as cur:
+    with prepared.run(fairy, [_LOCK, _JOIN_LOAD if caller else _LOAD],
+                      {"match_id": match_id, "player_id": player_id, "key": key},
+                      begin=True) as cur:
         row = cur.fetchone()
     if row is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
-    return _loaded(row)
+    loaded = _loaded(row[:MATCH_COLUMNS + 2])
+    if caller:
+        loaded.caller = _caller(row[MATCH_COLUMNS + 2])
+    return loaded
+
+
+def _caller(found: str | None) -> Player:
+    """The caller read by :data:`_CALLER` (401 when the row is gone: a token this process
+    knew for a player no longer stored)."""
+    if found is None:
+        raise ApiError(401, "unauthorized", "the bearer token is unknown")
+    fields = orjson.loads(found)
+    return _player(fields["id"], fields)
 
 
 def read_match(match_id: str, fairy: Any = None) -> Match | None:
@@ -412,8 +433,8 @@ SELECT (SELECT count(*) FROM matches
          WHERE created_by = %(player_id)s AND status = 'waiting'),
        (SELECT json_agg(json_build_object('id', p.id, """ + _PLAYER_FIELDS + """))::text
           FROM players p WHERE p.id = ANY(%(invited)s)),
-       """ + _active_endpoints("%(invited)s || %(player_id)s"),
-                           {"player_id": "text", "invited": "text[]"})
+       """ + _active_endpoints("%(invited)s || %(player_id)s") + """,
+       """ + _CALLER, {"player_id": "text", "invited": "text[]"})
 
 
 @dataclass
@@ -425,6 +446,8 @@ class CreationLoad:
     invited: dict[str, Player]
     """The invited players that exist, by id."""
     endpoints: list[Endpoint]
+    creator: Player
+    """The creator as stored."""
 
 
 def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoad:
@@ -434,11 +457,11 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
     (:func:`own_connection`)."""
     with prepared.run(fairy, [_LOCK_PLAYER, _CREATION_LOAD],
                       {"player_id": player_id, "invited": invited}, begin=True) as cur:
-        waiting, players, endpoints = cur.fetchone()
+        waiting, players, endpoints, creator = cur.fetchone()
     return CreationLoad(
         waiting,
         {p["id"]: _player(p["id"], p) for p in orjson.loads(players or "[]")},
-        _endpoints(endpoints))
+        _endpoints(endpoints), _caller(creator))
 
 
 def _write_and_commit(fairy: Any, statement: Statement, document: str,

@@ -30,9 +30,10 @@ def server_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 
-def create_match(player: Player, body: dict[str, Any]) -> Answer:
-    """Validate the create body (API.md) and seat the creator; start at once if full. The
-    creator's view of the new match (201)."""
+def create_match(player_id: str, body: dict[str, Any]) -> Answer:
+    """Validate the create body (API.md) and seat the creator, `player_id` (read with the
+    rest, under the lock of their row); start at once if full. The creator's view of the new
+    match (201)."""
     players = body["players"]
     # Whoever knows the seed can compute every deal: a chosen seed is a fixed deal.
     fixed = any(body[k] is not None for k in ("seed", "deals", "start_score"))
@@ -53,14 +54,15 @@ def create_match(player: Player, body: dict[str, Any]) -> Answer:
     if seat is None or not 0 <= seat < players or seat in reserved:
         errors["seat"] = ["must be a free seat from 0 to players - 1, not a bot's or an "
                           "invited player's"]
-    invite_errors = _invite_errors(player, invites, players, bot_seats)
+    invite_errors = _invite_errors(player_id, invites, players, bot_seats)
     if invite_errors:
         errors["invite"] = invite_errors
     if errors:
         raise ApiError(422, "validation_error", "the match cannot be created", errors=errors)
     with action_path.own_connection() as connection:
-        found = action_path.creation_load(connection, player.id,
+        found = action_path.creation_load(connection, player_id,
                                           [i["player_id"] for i in invites])
+        player = found.creator
         unknown = sorted({i["player_id"] for i in invites} - set(found.invited))
         if unknown:
             raise ApiError(422, "validation_error", "the match cannot be created",
@@ -82,8 +84,7 @@ def create_match(player: Player, body: dict[str, Any]) -> Answer:
                       score=list(body["start_score"] or [0, 0]),
                       turn_timeout=body["turn_timeout"], on_timeout=body["on_timeout"],
                       created_at=now, updated_at=now,
-                      seats=[Seat(seat=seat, player=action_path.player_copy(player),
-                                  player_id=player.id)]
+                      seats=[Seat(seat=seat, player=player, player_id=player.id)]
                       + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots]
                       + [Seat(seat=i["seat"], player=found.invited[i["player_id"]],
                               player_id=i["player_id"], invited=True) for i in invites])
@@ -114,7 +115,7 @@ def _check_waiting_cap(waiting: int) -> None:
                        f"{cap}); start or leave one first")
 
 
-def _invite_errors(player: Player, invites: list[dict[str, Any]], players: int,
+def _invite_errors(player_id: str, invites: list[dict[str, Any]], players: int,
                    bot_seats: list[int]) -> list[str]:
     """What is wrong with the create body's `invite` list (nothing: empty)."""
     seats = [i["seat"] for i in invites]
@@ -126,7 +127,7 @@ def _invite_errors(player: Player, invites: list[dict[str, Any]], players: int,
                       "not a bot's")
     if len(set(ids)) != len(ids):
         errors.append("a player can be invited to one seat only")
-    if player.id in ids:
+    if player_id in ids:
         errors.append("you take your own seat: do not invite yourself")
     return errors
 
@@ -145,15 +146,16 @@ def _start_if_full(match: Match, writes: Writes,
     store(match, state, writes=writes)  # a bot to act first is now due for the workers
 
 
-def join_match(player: Player, match_id: str, seat: int | None,
+def join_match(player_id: str, match_id: str, seat: int | None,
                invite_code: str | None) -> tuple[Answer, bool]:
-    """Seat the player; (their view, True) when a seat was taken now, False when already
-    seated. An invited player accepts this way: they take the seat reserved for them (no
+    """Seat the player `player_id`; (their view, True) when a seat was taken now, False when
+    already seated. An invited player accepts this way: they take the seat reserved for them (no
     invite code needed; a `seat` asked for is ignored). Two round trips, as an action:
     lock and read the match; write and commit (app/action_path.py)."""
     with action_path.own_connection() as connection:
-        loaded = action_path.lock_and_load(connection, match_id, player.id, None)
-        match = loaded.match
+        loaded = action_path.lock_and_load(connection, match_id, player_id, None,
+                                           caller=True)
+        match, player = loaded.match, loaded.caller
         held = match.seat_of(player.id)
         if held is not None:
             return view_answer(match, held.seat), False  # (nothing written: rolled back)
@@ -174,8 +176,7 @@ def join_match(player: Player, match_id: str, seat: int | None,
                                errors={"seat": [f"must be from 0 to {match.players - 1}"]})
             elif seat in numbers:
                 raise ApiError(409, "seat_taken", f"seat {seat} is taken")
-            taken = Seat(seat=seat, player=action_path.player_copy(player),
-                         player_id=player.id)
+            taken = Seat(seat=seat, player=player, player_id=player.id)
             match.seats.append(taken)  # (a plain list here: app/action_path.py, _row)
             match.seats.sort(key=lambda s: s.seat)
         writes = BufferedWrites(loaded.endpoints)

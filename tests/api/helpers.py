@@ -300,7 +300,7 @@ def run_worker(app: Any, now: Any = None) -> int:
 @contextmanager
 def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
     """The messages `app` sends to PostgreSQL inside the block (each as its statements'
-    first words, a connection's own PREPAREs left out), and the transaction status of every
+    first words, a connection's own PREPAREs and its list of them left out), and the transaction status of every
     connection given back to the pool."""
     import psycopg2
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
@@ -313,6 +313,9 @@ def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
 
     class Spy(psycopg2.extensions.cursor):
         def execute(self, sql: str, params: Any = None) -> None:  # type: ignore[override]
+            if sql.startswith("SELECT name FROM pg_prepared_statements"):
+                super().execute(sql, params)  # (a connection's first use of app.prepared)
+                return
             conn = self.connection
             implicit = not conn.autocommit and \
                 conn.info.transaction_status == TRANSACTION_STATUS_IDLE
