@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 import orjson
+import psycopg2.errors
 from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 from sqlalchemy.engine import Engine
 
@@ -115,7 +116,7 @@ m AS (
          winner_team = (%(w)s->>'winner_team')::smallint,
          deadline = (%(w)s->>'deadline')::timestamptz,
          warn_at = (%(w)s->>'warn_at')::timestamptz, due_at = (%(w)s->>'due_at')::timestamptz
-   WHERE id = %(w)s->>'match_id')"""
+   WHERE id = %(w)s->>'match_id' /*if unchanged*/)"""
 
 _INSERT_MATCH = """
 m AS (
@@ -151,20 +152,20 @@ a AS (
   INSERT INTO actions (match_id, n, seat, player_id, body)
   SELECT %(w)s->>'match_id', x.n, x.seat, x.player_id, x.body
     FROM jsonb_to_recordset(%(w)s->'actions')
-         AS x(n int, seat smallint, player_id text, body jsonb))"""
+         AS x(n int, seat smallint, player_id text, body jsonb) /*where current*/)"""
 
 _INSERT_EVENTS = """
 e AS (
   INSERT INTO events (match_id, seq, version, type, data)
   SELECT %(w)s->>'match_id', x.seq, x.version, x.type, x.data
     FROM jsonb_to_recordset(%(w)s->'events')
-         AS x(seq int, version int, type text, data jsonb))"""
+         AS x(seq int, version int, type text, data jsonb) /*where current*/)"""
 
 _RESET_TIMEOUTS = """
 s AS (
   UPDATE seats SET timeouts_in_row = 0
    WHERE match_id = %(w)s->>'match_id' AND seat = (%(w)s->>'seat')::smallint
-     AND timeouts_in_row <> 0)"""
+     AND timeouts_in_row <> 0 /*and current*/)"""
 
 _INSERT_IDEMPOTENCY = """
 i AS (
@@ -172,7 +173,7 @@ i AS (
          (player_id, match_id, key, request_hash, status_code, answer, headers)
   SELECT %(w)s->>'player_id', %(w)s->>'match_id', %(w)s->>'key', %(w)s->>'request_hash',
          (%(w)s->>'status_code')::int, %(answer)s, %(w)s->'headers'
-   WHERE %(w)s->>'key' IS NOT NULL)"""
+   WHERE %(w)s->>'key' IS NOT NULL /*and current*/)"""
 """(The answer is a parameter of its own, as text: it is only ever sent back, and as part of
 the JSON document PostgreSQL would parse it.)"""
 
@@ -190,11 +191,37 @@ SELECT pg_notify(x.channel, x.payload)
   FROM jsonb_to_recordset(%(w)s->'notifications') AS x(channel text, payload text)"""
 
 
-def _writing(name: str, *parts: str) -> Statement:
+_NOTIFY_IF_CURRENT = """
+SELECT current.ok,
+       (SELECT count(pg_notify(x.channel, x.payload))
+          FROM jsonb_to_recordset(%(w)s->'notifications') AS x(channel text, payload text))
+  FROM (SELECT 1 / count(*)::int AS ok FROM m) AS current"""
+"""The notifications of :data:`_WRITE_IF_CURRENT`, after its guard: when `m` updated no row
+(the match is no longer at the version the write started from), `1 / 0` fails the whole
+statement (`division_by_zero`, SQLSTATE 22012) before anything is kept."""
+
+_UNCHANGED = """ AND version = (%(w)s->>'version')::int - 1
+     AND NOT EXISTS (SELECT 1 FROM seats s JOIN webhook_endpoints e ON e.player_id = s.player_id
+                      WHERE s.match_id = %(w)s->>'match_id' AND e.status = 'active')
+  RETURNING 1"""
+"""The guard of an action written without a read first (:func:`write_if_current`): the match
+is still at the version before this one, and none of its players has an active webhook
+endpoint (the write enqueues no delivery: one that has goes the locked way)."""
+
+
+def _writing(name: str, *parts: str, if_current: bool = False) -> Statement:
     """One statement of `parts` (data-modifying CTEs), then the notifications, from one JSON
     document `w` (one parameter to quote instead of two dozen: quoting them cost the worker
-    as much as the round trip) and, for an action, the answer to keep."""
-    sql = "WITH" + ",".join(parts) + _NOTIFY
+    as much as the round trip) and, for an action, the answer to keep. `if_current`: the
+    match's update is guarded (:data:`_UNCHANGED`), every other part writes only if it did,
+    and the statement fails when it did not (:data:`_NOTIFY_IF_CURRENT`)."""
+    if if_current:
+        sql = "WITH" + ",".join(parts).replace("/*if unchanged*/", _UNCHANGED).replace(
+            "/*where current*/", "WHERE EXISTS (SELECT 1 FROM m)").replace(
+            "/*and current*/", "AND EXISTS (SELECT 1 FROM m)") + _NOTIFY_IF_CURRENT
+        assert "/*" not in sql, "every part is guarded"
+    else:
+        sql = "WITH" + ",".join(parts) + _NOTIFY
     return Statement(name, sql, {"w": "jsonb", **({"answer": "text"} if "%(answer)s" in sql
                                                    else {})})
 
@@ -203,6 +230,12 @@ _WRITE = _writing("truco_action_write", _UPDATE_MATCH, _INSERT_ACTIONS,
                   _INSERT_EVENTS, _RESET_TIMEOUTS, _INSERT_IDEMPOTENCY,
                   _INSERT_DELIVERIES)
 """Everything an action writes (:func:`write_and_commit`)."""
+
+_WRITE_IF_CURRENT = _writing("truco_action_write_if_current", _UPDATE_MATCH, _INSERT_ACTIONS,
+                             _INSERT_EVENTS, _RESET_TIMEOUTS, _INSERT_IDEMPOTENCY,
+                             if_current=True)
+"""Everything an action writes, when the match is unchanged since the version it was
+applied to, no delivery to enqueue (:func:`write_if_current`)."""
 
 _JOIN_WRITE = _writing("truco_join_write", _UPDATE_MATCH, _SEATS,
                        _INSERT_EVENTS, _INSERT_DELIVERIES)
@@ -351,6 +384,24 @@ def _match_of(row: tuple[Any, ...]) -> Match:
         seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
 
 
+_MATCH_FIELDS = ("id", "ruleset", "players", "target_score", "status", "visibility",
+                 "invite_code", "created_by", "seed", "fixed_deals", "config", "state",
+                 "version", "event_count", "action_count", "winner_team", "turn_timeout",
+                 "on_timeout", "deadline", "to_act", "score", "warn_at", "due_at",
+                 "created_at", "updated_at")
+_SEAT_FIELDS = ("match_id", "seat", "player_id", "bot_level", "invited", "timeouts",
+                "timeouts_in_row", "player")
+
+
+def copy_match(match: Match) -> Match:
+    """A plain copy of `match` (a stand-in, or a model object never in a session: a kept
+    match, app/written.py) for a verb to change, its seats copied too. (The verbs replace
+    the other values, never change them in place.)"""
+    return _row(Match, **{name: getattr(match, name) for name in _MATCH_FIELDS},
+                seats=[_row(Seat, **{name: getattr(seat, name) for name in _SEAT_FIELDS})
+                       for seat in match.seats])
+
+
 def _player(player_id: str, fields: dict[str, Any]) -> Player:
     """The player `player_id` of :data:`_PLAYER_FIELDS` read as JSON."""
     return _row(Player, id=player_id, name=fields["name"], bot=fields["bot"],
@@ -394,11 +445,41 @@ def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     (key, request hash, status, response body as sent, headers) to keep, if any. (When the
     write fails, the `COMMIT` is never run: :func:`own_connection` rolls the transaction
     back.)"""
+    parameters = _action_parameters(match, writes, seat, player_id, idempotency)
+    prepared.run(fairy, [_WRITE], parameters, commit=True).close()
+    committed(writes.changes)
+
+
+def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
+                     player_id: str,
+                     idempotency: tuple[str, str, int, bytes, dict[str, str]] | None,
+                     ) -> bool:
+    """:func:`write_and_commit` for an action applied to the match as this process last
+    wrote it (app/written.py), without reading it first: `BEGIN`, the write and `COMMIT` in
+    one round trip, kept only if the match is still at the version before `match`'s and
+    `writes` has no delivery to enqueue (its players had no webhook endpoint: nor have they
+    now). False when it was not kept: the match moved on (or gained an endpoint), or the
+    `Idempotency-Key` is used already; the caller then does it all again the locked way
+    (:func:`own_connection` rolls this transaction back)."""
+    assert not writes.deliveries, "an action with deliveries is written the locked way"
+    try:
+        prepared.run(fairy, [_WRITE_IF_CURRENT], _action_parameters(
+            match, writes, seat, player_id, idempotency), begin=True, commit=True).close()
+    except (psycopg2.errors.DivisionByZero, psycopg2.errors.UniqueViolation):
+        return False
+    committed(writes.changes)
+    return True
+
+
+def _action_parameters(match: Match, writes: BufferedWrites, seat: int, player_id: str,
+                       idempotency: tuple[str, str, int, bytes, dict[str, str]] | None,
+                       ) -> dict[str, Any]:
+    """The parameters of an action's write: its document and the answer to keep."""
     key, request_hash, status_code, response, headers = idempotency or (None,) * 5
-    _write_and_commit(fairy, _WRITE, _document(
-        match, writes, actions=writes.actions, seat=seat, player_id=player_id, key=key,
-        request_hash=request_hash, status_code=status_code, headers=headers),
-        writes, answer=None if response is None else response.decode())
+    return {"w": _document(match, writes, actions=writes.actions, seat=seat,
+                           player_id=player_id, key=key, request_hash=request_hash,
+                           status_code=status_code, headers=headers),
+            "answer": None if response is None else response.decode()}
 
 
 def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat) -> None:

@@ -100,7 +100,7 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
         notify(match, writes=writes)
         answer = view_answer(match, seat, 201)
         action_path.create_and_commit(connection, match, writes)
-    written.keep(match)
+    written.keep(match, found.endpoints)
     return answer
 
 
@@ -187,7 +187,7 @@ def join_match(player_id: str, match_id: str, seat: int | None,
         notify(match, writes=writes)
         answer = view_answer(match, taken.seat)
         action_path.seat_and_commit(connection, match, writes, taken)
-    written.keep(match)
+    written.keep(match, loaded.endpoints)
     return answer, True
 
 

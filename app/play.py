@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 import orjson
+from flask import current_app
 
 import engine
 from app import action_path
@@ -76,7 +77,11 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
         idempotency_key: str | None = None) -> Answer:
     """A player's action (API.md, actions): the caller's view after it. Bots that are to act
     next move in the background, each move its own transaction. The hot path: two round
-    trips (app/action_path.py): begin, lock and read; write and commit."""
+    trips (app/action_path.py): begin, lock and read; write and commit; or one, when this
+    process wrote the match last (:func:`_act_on_kept`)."""
+    answer = _act_on_kept(player_id, match_id, body, if_match, idempotency_key)
+    if answer is not None:
+        return answer
     with action_path.own_connection() as connection:
         loaded = action_path.lock_and_load(connection, match_id, player_id, idempotency_key)
         match = loaded.match
@@ -104,8 +109,54 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
         kept = None if idempotency_key is None or digest is None else (
             idempotency_key, digest, answer.status, answer.encoded, answer.headers)
         action_path.write_and_commit(connection, match, writes, seat, player_id, kept)
-    written.keep(match)  # (a view of this version renders from it: app/written.py)
+    written.keep(match, loaded.endpoints)  # (views of this version render from it)
     return answer
+
+
+def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: str | None,
+                 idempotency_key: str | None) -> Answer | None:
+    """The action applied to the match as this process wrote it last (app/written.py) and
+    written in one round trip, if the match is still at that version when the write runs
+    (`action_path.write_if_current`); None when that cannot tell the answer: nothing kept,
+    a version heard of since, a webhook endpoint to serve, a check that fails here (the
+    caller's seat, If-Match, the engine's verdict: on a match that may have moved on), a
+    used Idempotency-Key, or the match changed before the write. The caller then does it
+    all the locked way, which gives every answer, errors and replays included."""
+    kept = written.newest(match_id)
+    if kept is None or kept.endpoints or kept.match.status != "active":
+        return None
+    heard = current_known_version(match_id)
+    if heard is not None and heard != kept.match.version:
+        return None
+    held = kept.match.seat_of(player_id)
+    if held is None or (if_match is not None
+                        and not etag_matches(if_match, etag(kept.match, held.seat))):
+        return None
+    match = action_path.copy_match(kept.match)
+    seat = held.seat
+    writes = BufferedWrites([])
+    try:
+        state = _apply(match, seat, player_id, body, writes)
+    except ApiError:
+        return None
+    match.seat_of(player_id).timeouts_in_row = 0
+    notify(match, writes=writes)
+    answer = view_answer(match, seat, state=state)
+    answer = replace(answer, encoded=json_bytes(answer.body))
+    stored = None if idempotency_key is None else (
+        idempotency_key, request_hash(body), answer.status, answer.encoded, answer.headers)
+    with action_path.own_connection() as connection:
+        if not action_path.write_if_current(connection, match, writes, seat, player_id,
+                                            stored):
+            return None
+    written.keep(match)
+    return answer
+
+
+def current_known_version(match_id: str) -> int | None:
+    """The version of `match_id` this process has heard of (app/known.py), if any."""
+    found = current_app.extensions.get("truco_hub")
+    return None if found is None else found.known.version(match_id)
 
 
 def resign(player: Player, match_id: str) -> Answer:

@@ -127,6 +127,9 @@ def test_the_hot_statements_are_planned_once_with_index_lookups(dsn: str) -> Non
         action_path._LOCK_PLAYER: {"player_id": "p_bulk8"},
         action_path._CREATION_LOAD: {"player_id": "p_bulk8", "invited": ["p_bulk9"]},
         action_path._WRITE: {"w": '{"match_id": "m_bulk7", "seat": 0}', "answer": None},
+        action_path._WRITE_IF_CURRENT: {"w": '{"match_id": "m_bulk7", "seat": 0, "version": 2}',
+                                        "answer": None},
+        action_path._JOIN_LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": None},
         action_path._JOIN_WRITE: {"w": '{"match_id": "m_bulk7"}'},
     }
     options = connect_args(database_limits({}))["options"]

@@ -66,11 +66,13 @@ def test_a_fresh_process_reads_a_match_before_any_orm_query() -> None:
 
 
 def test_an_action_is_two_messages_to_the_database(client: Any, app: Any) -> None:
-    """Begin, lock and load in one message; the write and the commit in one: nothing else
-    (no BEGIN of its own, no session statements), and the connection goes back to the pool
-    with no transaction open."""
+    """On a match this process has not just written: begin, lock and load in one message;
+    the write and the commit in one: nothing else (no BEGIN of its own, no session
+    statements), and the connection goes back to the pool with no transaction open. On a
+    match it wrote last: the write, begun and committed, in one message."""
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 
+    from app.written import written
     from tests.api.helpers import act_ok, get_view, messages
     from tests.api.test_known_answers import SETUP, listening, next_move
 
@@ -79,12 +81,150 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any) -> Non
         get_view(client, match_id, player)  # (the process learns the tokens)
     listening(app)
     act_ok(client, match_id, *next_move(client, match_id, seated))  # statements prepared
+    written.clear()
+    act_ok(client, match_id, *next_move(client, match_id, seated))
+    written.clear()
     mover, action = next_move(client, match_id, seated)
     with messages(app) as (sent, returned):
         act_ok(client, match_id, mover, action)
     assert sent == ["BEGIN; EXECUTE truco_action_lock; EXECUTE truco_action_load",
                     "EXECUTE truco_action_write; COMMIT"]
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
+    mover, action = next_move(client, match_id, seated)
+    with messages(app) as (sent, returned):
+        act_ok(client, match_id, mover, action)
+    assert sent == ["BEGIN; EXECUTE truco_action_write_if_current; COMMIT"]
+    assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
+
+
+def _stored(app: Any, match_id: str) -> tuple[Any, ...]:
+    from tests.api.helpers import db_rows
+
+    (row,) = db_rows(app, "SELECT version, action_count, event_count, state::text AS state"
+                          " FROM matches WHERE id = :m", m=match_id)
+    actions = db_rows(app, "SELECT n FROM actions WHERE match_id = :m ORDER BY n", m=match_id)
+    events = db_rows(app, "SELECT seq FROM events WHERE match_id = :m ORDER BY seq",
+                     m=match_id)
+    assert [a.n for a in actions] == list(range(1, row.action_count + 1))
+    assert [e.seq for e in events] == list(range(1, row.event_count + 1))
+    return tuple(row)
+
+
+def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
+        client: Any, app: Any, other_app: Any) -> None:
+    """Written in one message from the match kept (app/written.py), an action's answer is
+    byte for byte (ETag included) the view another process reads afterwards, and the rows
+    hold what the locked way stores: the state is the replay of the actions."""
+    from app.written import written
+    from tests.api.test_known_answers import SETUP, next_move
+    from tests.api.test_events import _replayed
+
+    match_id, seated = full_match(client, players=2, turn_timeout=3600, **SETUP)
+    elsewhere = other_app.test_client()
+    for _ in range(6):
+        mover, action = next_move(client, match_id, seated)
+        assert written.newest(match_id) is not None
+        r = client.post(f"/v1/matches/{match_id}/actions", json=action,
+                        headers={**mover.headers, "Idempotency-Key": f"k{_}"})
+        assert r.status_code == 200, r.get_data(as_text=True)
+        there = elsewhere.get(f"/v1/matches/{match_id}", headers=mover.headers)
+        assert there.get_data() == r.get_data()
+        assert there.headers["ETag"] == r.headers["ETag"]
+    version, _, _, _ = _stored(app, match_id)
+    assert version == r.json["version"]
+    replayed, stored = _replayed(app, match_id)
+    assert replayed == stored
+
+
+def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
+        client: Any, app: Any) -> None:
+    """The match changed after this process kept it (another process's write, which this
+    process has not heard of): the action applied to the kept match is not written; the
+    locked way answers from the match as it is, and only its own action is stored."""
+    from sqlalchemy import text
+
+    from app.extensions import db
+    from app.written import written
+    from tests.api.helpers import messages
+    from tests.api.test_events import _replayed
+    from tests.api.test_known_answers import SETUP, next_move
+
+    match_id, seated = full_match(client, players=2, **SETUP)
+    mover, action = next_move(client, match_id, seated)
+    kept = written.newest(match_id)
+    assert kept is not None
+    # another process's change: a new version of the same state (the action stays legal)
+    with app.app_context():
+        db.session.execute(text("UPDATE matches SET version = version + 1 WHERE id = :m"),
+                           {"m": match_id})
+        db.session.commit()
+        db.session.remove()
+    before = _stored(app, match_id)
+    with messages(app) as (sent, _):
+        r = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=mover.headers)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    assert [m for m in sent if "truco_" in m] == [
+        "BEGIN; EXECUTE truco_action_write_if_current; COMMIT",
+        "BEGIN; EXECUTE truco_action_lock; EXECUTE truco_action_load",
+        "EXECUTE truco_action_write; COMMIT"]
+    after = _stored(app, match_id)
+    assert r.json["version"] == after[0] == before[0] + 1 == kept.match.version + 2
+    assert after[1] == before[1] + 1  # one action stored, not two
+    replayed, stored = _replayed(app, match_id)
+    assert replayed == stored
+
+
+def test_a_used_idempotency_key_on_a_kept_match_is_answered_as_the_locked_way_answers(
+        client: Any, app: Any) -> None:
+    """The key's stored record stops the write without a read (the insert of the record
+    fails): nothing is kept, and the locked way answers (a replay, or 422 for another
+    body)."""
+    from tests.api.helpers import act_ok, messages
+    from tests.api.test_known_answers import SETUP, next_move
+
+    match_id, seated = full_match(client, players=2, **SETUP)
+    mover, action = next_move(client, match_id, seated)
+    headers = {**mover.headers, "Idempotency-Key": "once"}
+    first = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=headers)
+    assert first.status_code == 200
+    while True:  # until the same player is to act again
+        player, other = next_move(client, match_id, seated)
+        if player is mover:
+            break
+        act_ok(client, match_id, player, other)
+    count = _stored(app, match_id)[1]
+    with messages(app) as (sent, _):
+        again = client.post(f"/v1/matches/{match_id}/actions", json=other, headers=headers)
+    assert [m for m in sent if "truco_" in m][0] == \
+        "BEGIN; EXECUTE truco_action_write_if_current; COMMIT"
+    if other == action:
+        assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+        assert again.get_data() == first.get_data()
+    else:
+        assert again.status_code == 422, again.get_data(as_text=True)
+        assert again.json["code"] == "idempotency_key_reused"
+    assert _stored(app, match_id)[1] == count
+
+
+def test_a_match_whose_player_has_a_webhook_endpoint_is_written_the_locked_way(
+        client: Any, app: Any) -> None:
+    """The write without a read enqueues no delivery: a match with an endpoint, or one that
+    gained one after it was kept, goes the locked way and its deliveries are enqueued."""
+    from tests.api.helpers import db_scalar, messages
+    from tests.api.test_known_answers import SETUP, next_move
+
+    match_id, seated = full_match(client, players=2, **SETUP)
+    r = client.post("/v1/me/webhooks", headers=seated[1].headers,
+                    json={"url": "https://example.org/hook", "events": ["your_turn"]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    before = db_scalar(app, "SELECT count(*) FROM webhook_deliveries")
+    for _ in range(2):
+        mover, action = next_move(client, match_id, seated)
+        with messages(app) as (sent, _):
+            assert client.post(f"/v1/matches/{match_id}/actions", json=action,
+                               headers=mover.headers).status_code == 200
+        assert "EXECUTE truco_action_write; COMMIT" in sent
+    assert db_scalar(app, "SELECT count(*) FROM webhook_deliveries") > before
 
 
 def test_a_refused_action_leaves_no_transaction_open(client: Any, app: Any) -> None:

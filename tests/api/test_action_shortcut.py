@@ -213,6 +213,7 @@ def test_a_failed_write_commits_nothing_and_is_answered_as_flask_does(
                        "SELECT 1 / 0 FROM matches WHERE id = %(match_id)s", {"match_id": "text"})
     with monkeypatch.context() as patched:
         patched.setattr(action_path, "_WRITE", broken)
+        patched.setattr(action_path, "_WRITE_IF_CURRENT", broken)  # (the match is kept)
         with flask_dispatches(app, allowed=False):
             short = post(client, match_id, mover, action)
         flask = post(client, match_id, mover, action, **FLASK)
