@@ -1,5 +1,6 @@
 """The action's database work in two round trips (the hot path: every move of every
-match), and the same read for rendering views.
+match), or one for the match this process wrote last (:func:`write_if_current`), and the
+same read for rendering views.
 
 The action runs on a pooled connection of its own (:func:`own_connection`), outside the ORM
 session, so that nothing but these two messages reaches the database:
