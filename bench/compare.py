@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Compare the action throughput of this working tree with a git commit's, each against the
+baseline, in one run.
+
+    .venv/bin/python bench/compare.py                 # the working tree against HEAD
+    .venv/bin/python bench/compare.py 456e81d         # ... against that commit
+    .venv/bin/python bench/compare.py HEAD --rounds 6 --seconds 4
+    .venv/bin/python bench/compare.py --quick         # 2 rounds of 3 s
+
+A change to the request path is worth a few percent at a time, and one run of bench/api.py
+moves by more than that from one minute to the next on a shared machine. This serves both
+trees at once instead: the commit, checked out in a temporary git worktree, and the working
+tree, each under gunicorn on a database of its own (migrated by that tree's code), beside
+bench/api.py's baseline server, all three on one embedded PostgreSQL (or
+BENCH_DATABASE_URL's server); each is driven by bench/api.py's action client (8 threads over
+2 processes, two players per thread playing their own match: views, actions with If-Match and
+an Idempotency-Key, a new match when one ends) or, for the baseline, its counter client, in
+slices that alternate the three (A B base, then base B A, ...), so that the machine's swings
+hit all three alike. A run of the same tree against itself comes out near 1.00.
+
+Printed per side: actions per second, CPU per action of the workers, of PostgreSQL (embedded
+server only) and of the client; then each tree against the baseline and the working tree
+against the commit. The last line is JSON (`tree_vs_ref` is the figure to read).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import api  # noqa: E402
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ref", nargs="?", default="HEAD", help="the commit to compare with (HEAD)")
+    ap.add_argument("--quick", action="store_true", help="2 rounds of 3 s slices")
+    ap.add_argument("--rounds", type=int, default=None, help="slices of each side (4)")
+    ap.add_argument("--seconds", type=float, default=None, help="seconds per slice (4)")
+    ap.add_argument("--clients", type=int, default=8, help="client threads per side (8)")
+    ap.add_argument("--seed", type=int, default=7)
+    return ap.parse_args(argv)
+
+
+def _our_server(name: str, tree: Path, pg: api.Postgres, tmp: Path) -> api.Gunicorn:
+    """`tree`'s app on a database of its own, migrated by `tree`'s code."""
+    url = pg.create_database(f"compare_{name}")
+    subprocess.run([sys.executable, "-c",
+                    "import sys; sys.path.insert(0, sys.argv[1]); "
+                    "from bench.api import migrate_to_head; migrate_to_head(sys.argv[2])",
+                    str(tree), url], cwd=tree, check=True)
+    api.ROOT = tree  # (api.Gunicorn runs gunicorn in ROOT)
+    try:
+        server = api.Gunicorn(name, "wsgi:app", {"DATABASE_URL": url, "TRUCO_ENV": "testing"},
+                              tmp)
+    finally:
+        api.ROOT = ROOT
+    server.wait_healthy()
+    return server
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    rounds = args.rounds or (2 if args.quick else 4)
+    seconds = args.seconds or (3.0 if args.quick else 4.0)
+    commit = subprocess.run(["git", "rev-parse", "--short", args.ref], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    tmp = Path(tempfile.mkdtemp(prefix="truco-bench-compare-"))
+    worktree = tmp / "ref"
+    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(worktree), commit],
+                   cwd=ROOT, check=True)
+    pg = None
+    servers: list[api.Gunicorn] = []
+    clients: list[api.ClientProcs] = []
+    try:
+        pg = api.Postgres(tmp)
+        api.PG_CPU = pg.cpu_seconds if pg.cpu_seconds() is not None else None
+        api.log(f"bench/compare.py: the working tree against {commit}, {rounds} x {seconds:g} s"
+                f" slices each, PostgreSQL {pg.version()} ({pg.kind})")
+        trees = {"ref": worktree, "tree": ROOT}
+        loads: dict[str, api.Load] = {}
+        for name, tree in trees.items():
+            server = _our_server(name, tree, pg, tmp)
+            servers.append(server)
+            players = [(api.register(server.port, f"a{i}"), api.register(server.port, f"b{i}"))
+                       for i in range(args.clients)]
+            procs = api.ClientProcs(server.port, [api.ActionClient(p, args.seed + i)
+                                                  for i, p in enumerate(players)], 2)
+            clients.append(procs)
+            loads[name] = api.Load(server, procs)
+        base_url = pg.create_database("compare_base")
+        api.make_counters(base_url, args.clients)
+        base = api.Gunicorn("base", "bench._baseline_app:app",
+                            {"BASELINE_DSN": api.libpq_url(base_url), "TRUCO_ENV": "testing"},
+                            tmp)
+        servers.append(base)
+        base.wait_healthy()
+        size = 1800  # (about our action answers' size)
+        procs = api.ClientProcs(base.port, [api.CounterClient(i, size, args.seed + i)
+                                            for i in range(args.clients)], 2)
+        clients.append(procs)
+        loads["base"] = api.Load(base, procs)
+        for load in loads.values():
+            load.run(2.0)  # warm-up
+        totals = {name: api.SliceResult() for name in loads}
+        order = ["ref", "tree", "base"]
+        for r in range(rounds):
+            line = []
+            for name in (order if r % 2 == 0 else order[::-1]):
+                res = loads[name].run(seconds)
+                totals[name].add(res)  # (requests, time and CPU add up)
+                line.append(f"{name} {res.ok / res.elapsed:,.0f}/s")
+            api.log(f"  round {r + 1}: " + ", ".join(line))
+        out: dict = {"commit": commit, "rounds": rounds, "seconds_per_slice": seconds}
+        for name, t in totals.items():
+            rps = t.ok / t.elapsed if t.elapsed else 0.0
+            per = (lambda cpu: round(1000 * cpu / t.ok, 3) if t.ok and cpu is not None
+                   else None)
+            out[name] = {"rps": round(rps, 1), "errors": t.errors,
+                         "worker_cpu_ms": per(t.server_cpu), "pg_cpu_ms": per(t.pg_cpu),
+                         "client_cpu_ms": per(t.client_cpu)}
+            api.log(f"{name:5} {rps:8,.1f} actions/s, errors {t.errors}; CPU per action:"
+                    f" workers {out[name]['worker_cpu_ms']} ms, PostgreSQL"
+                    f" {out[name]['pg_cpu_ms']} ms, client {out[name]['client_cpu_ms']} ms")
+        for name in ("ref", "tree"):
+            out[f"{name}_ratio"] = round(out[name]["rps"] / out["base"]["rps"], 3)
+        out["tree_vs_ref"] = round(out["tree"]["rps"] / out["ref"]["rps"], 3)
+        api.log(f"against the baseline: {commit} {out['ref_ratio']:.3f}x, working tree"
+                f" {out['tree_ratio']:.3f}x; the working tree against {commit}:"
+                f" {out['tree_vs_ref']:.3f}x")
+        print(json.dumps(out))
+        return 1 if any(out[n]["errors"] for n in loads) else 0
+    finally:
+        for procs in clients:
+            procs.close()
+        for server in servers:
+            server.stop()
+        if pg is not None:
+            pg.stop()
+        subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=ROOT,
+                       check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
