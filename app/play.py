@@ -18,10 +18,10 @@ from app.api.responses import json_bytes
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
-from app.models import Match, Player
+from app.models import Match, Player, Seat
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
 from app.webhook_events import enqueue_deadline_soon
-from app.writes import SESSION_WRITES, BufferedWrites, Writes
+from app.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
 from app.written import written
 from engine.bots import choose
 
@@ -89,9 +89,8 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
         if held is None:
             raise ApiError(403, "not_a_player", "you have no seat in this match")
         seat = held.seat
-        digest = None if idempotency_key is None else request_hash(body)
         if loaded.replay is not None:  # (read only for a key; the transaction rolls back)
-            if loaded.replay["request_hash"] != digest:
+            if loaded.replay["request_hash"] != request_hash(body):
                 raise ApiError(422, "idempotency_key_reused",
                                "this Idempotency-Key was used with another body")
             return Answer(loaded.replay["status_code"], orjson.loads(loaded.replay["answer"]),
@@ -100,17 +99,32 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
             raise ApiError(412, "version_mismatch",
                            "the match changed since that representation",
                            current=match_view(match, seat), headers={"ETag": etag(match, seat)})
-        writes = BufferedWrites(loaded.endpoints)
-        state = _apply(match, seat, player_id, body, writes)
-        held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
-        notify(match, writes=writes)
-        answer = view_answer(match, seat, state=state)
-        answer = replace(answer, encoded=json_bytes(answer.body))
-        kept = None if idempotency_key is None or digest is None else (
-            idempotency_key, digest, answer.status, answer.encoded, answer.headers)
+        writes, answer, kept = _made(match, held, player_id, body, loaded.endpoints,
+                                     idempotency_key)
         action_path.write_and_commit(connection, match, writes, seat, player_id, kept)
     written.keep(match, loaded.endpoints)  # (views of this version render from it)
     return answer
+
+
+Kept = tuple[str, str, int, bytes, dict[str, str]]
+"""An idempotency record to keep: key, request hash, status, the body as sent, headers."""
+
+
+def _made(match: Match, held: Seat, player_id: str, body: dict[str, Any],
+          endpoints: list[Endpoint] | tuple[Endpoint, ...], idempotency_key: str | None,
+          ) -> tuple[BufferedWrites, Answer, Kept | None]:
+    """Apply `body` for the caller's seat `held` to `match` (or raise the API error that says
+    why not) and make everything the write keeps: the buffered writes (for the players'
+    webhook `endpoints`), the caller's answer, encoded once, and the idempotency record."""
+    writes = BufferedWrites(list(endpoints))
+    state = _apply(match, held.seat, player_id, body, writes)
+    held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
+    notify(match, writes=writes)
+    answer = view_answer(match, held.seat, state=state)
+    encoded = json_bytes(answer.body)
+    kept = None if idempotency_key is None else (
+        idempotency_key, request_hash(body), answer.status, encoded, answer.headers)
+    return writes, replace(answer, encoded=encoded), kept
 
 
 def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: str | None,
@@ -133,20 +147,14 @@ def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: 
                         and not etag_matches(if_match, etag(kept.match, held.seat))):
         return None
     match = action_path.copy_match(kept.match)
-    seat = held.seat
-    writes = BufferedWrites([])
+    mine = match.seat_of(player_id)
+    assert mine is not None  # (the copy's seats are the kept match's)
     try:
-        state = _apply(match, seat, player_id, body, writes)
+        writes, answer, stored = _made(match, mine, player_id, body, (), idempotency_key)
     except ApiError:
         return None
-    match.seat_of(player_id).timeouts_in_row = 0
-    notify(match, writes=writes)
-    answer = view_answer(match, seat, state=state)
-    answer = replace(answer, encoded=json_bytes(answer.body))
-    stored = None if idempotency_key is None else (
-        idempotency_key, request_hash(body), answer.status, answer.encoded, answer.headers)
     with action_path.own_connection() as connection:
-        if not action_path.write_if_current(connection, match, writes, seat, player_id,
+        if not action_path.write_if_current(connection, match, writes, held.seat, player_id,
                                             stored):
             return None
     written.keep(match)
