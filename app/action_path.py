@@ -250,6 +250,11 @@ _CREATE_WRITE = _writing("truco_create_write", _INSERT_MATCH, _SEATS,
 (:func:`create_and_commit`)."""
 
 
+IdempotencyRecord = tuple[str, str, int, bytes, dict[str, str]]
+"""An answer to keep for an Idempotency-Key: the key, the request's hash, the status, the
+body as sent, the headers."""
+
+
 @dataclass
 class Loaded:
     """A locked match as the action needs it."""
@@ -437,7 +442,7 @@ def _document(match: Match, writes: BufferedWrites, **more: Any) -> str:
 
 def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
                      player_id: str,
-                     idempotency: tuple[str, str, int, bytes, dict[str, str]] | None,
+                     idempotency: IdempotencyRecord | None,
                      ) -> None:
     """Store the changed `match` after an action of `seat` and everything `writes` holds,
     in one statement on the action's connection `fairy` (:func:`own_connection`), and
@@ -453,7 +458,7 @@ def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int
 
 def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
                      player_id: str,
-                     idempotency: tuple[str, str, int, bytes, dict[str, str]] | None,
+                     idempotency: IdempotencyRecord | None,
                      ) -> bool:
     """:func:`write_and_commit` for an action applied to the match as this process last
     wrote it (app/written.py), without reading it first: `BEGIN`, the write and `COMMIT` in
@@ -473,7 +478,7 @@ def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int
 
 
 def _action_parameters(match: Match, writes: BufferedWrites, seat: int, player_id: str,
-                       idempotency: tuple[str, str, int, bytes, dict[str, str]] | None,
+                       idempotency: IdempotencyRecord | None,
                        ) -> dict[str, Any]:
     """The parameters of an action's write: its document and the answer to keep."""
     key, request_hash, status_code, response, headers = idempotency or (None,) * 5

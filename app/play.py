@@ -106,13 +106,9 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
     return answer
 
 
-Kept = tuple[str, str, int, bytes, dict[str, str]]
-"""An idempotency record to keep: key, request hash, status, the body as sent, headers."""
-
-
 def _made(match: Match, held: Seat, player_id: str, body: dict[str, Any],
           endpoints: list[Endpoint] | tuple[Endpoint, ...], idempotency_key: str | None,
-          ) -> tuple[BufferedWrites, Answer, Kept | None]:
+          ) -> tuple[BufferedWrites, Answer, action_path.IdempotencyRecord | None]:
     """Apply `body` for the caller's seat `held` to `match` (or raise the API error that says
     why not) and make everything the write keeps: the buffered writes (for the players'
     webhook `endpoints`), the caller's answer, encoded once, and the idempotency record."""
