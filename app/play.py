@@ -10,7 +10,6 @@ from datetime import datetime
 from typing import Any, Literal
 
 import orjson
-from flask import current_app
 
 import engine
 from app import action_path
@@ -22,6 +21,7 @@ from app.models import Match, Player, Seat
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
 from app.webhook_events import enqueue_deadline_soon
 from app.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
+from app.waiting import heard_version
 from app.written import written
 from engine.bots import choose
 
@@ -107,12 +107,12 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
 
 
 def _made(match: Match, held: Seat, player_id: str, body: dict[str, Any],
-          endpoints: list[Endpoint] | tuple[Endpoint, ...], idempotency_key: str | None,
+          endpoints: list[Endpoint], idempotency_key: str | None,
           ) -> tuple[BufferedWrites, Answer, action_path.IdempotencyRecord | None]:
     """Apply `body` for the caller's seat `held` to `match` (or raise the API error that says
     why not) and make everything the write keeps: the buffered writes (for the players'
     webhook `endpoints`), the caller's answer, encoded once, and the idempotency record."""
-    writes = BufferedWrites(list(endpoints))
+    writes = BufferedWrites(endpoints)
     state = _apply(match, held.seat, player_id, body, writes)
     held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
     notify(match, writes=writes)
@@ -133,20 +133,16 @@ def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: 
     used Idempotency-Key, or the match changed before the write. The caller then does it
     all the locked way, which gives every answer, errors and replays included."""
     kept = written.newest(match_id)
-    if kept is None or kept.endpoints or kept.match.status != "active":
-        return None
-    heard = current_known_version(match_id)
-    if heard is not None and heard != kept.match.version:
-        return None
-    held = kept.match.seat_of(player_id)
-    if held is None or (if_match is not None
-                        and not etag_matches(if_match, etag(kept.match, held.seat))):
+    if kept is None or kept.endpoints or kept.match.status != "active" \
+            or heard_version(match_id) not in (None, kept.match.version):
         return None
     match = action_path.copy_match(kept.match)
-    mine = match.seat_of(player_id)
-    assert mine is not None  # (the copy's seats are the kept match's)
+    held = match.seat_of(player_id)
+    if held is None or (if_match is not None
+                        and not etag_matches(if_match, etag(match, held.seat))):
+        return None
     try:
-        writes, answer, stored = _made(match, mine, player_id, body, (), idempotency_key)
+        writes, answer, stored = _made(match, held, player_id, body, [], idempotency_key)
     except ApiError:
         return None
     with action_path.own_connection() as connection:
@@ -155,12 +151,6 @@ def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: 
             return None
     written.keep(match)
     return answer
-
-
-def current_known_version(match_id: str) -> int | None:
-    """The version of `match_id` this process has heard of (app/known.py), if any."""
-    found = current_app.extensions.get("truco_hub")
-    return None if found is None else found.known.version(match_id)
 
 
 def resign(player: Player, match_id: str) -> Answer:

@@ -230,6 +230,13 @@ def known_at_commit(session: Session, match_id: str, version: int) -> None:
     session.info.setdefault("truco_heard", []).append((match_id, version))
 
 
+def heard_version(match_id: str) -> int | None:
+    """The version of `match_id` this process has heard of (app/known.py; None when it has
+    not, or its hub does not run)."""
+    found = current_app.extensions.get("truco_hub")
+    return None if found is None else found.known.version(match_id)
+
+
 def committed(heard: Iterable[tuple[str, int]], tokens: Iterable[str] = ()) -> None:
     """Tell this process's :class:`~app.known.Known` (when its hub runs) of what was just
     committed: matches at new versions, players whose token changed."""
