@@ -312,7 +312,9 @@ def _rss_kb(pid: int) -> float:
 class Gunicorn:
     """One gunicorn master and its workers, in a session (process group) of their own."""
 
-    def __init__(self, name: str, app_spec: str, env: dict[str, str], logdir: Path) -> None:
+    def __init__(self, name: str, app_spec: str, env: dict[str, str], logdir: Path,
+                 root: Path = ROOT) -> None:
+        """`root`: the code tree to serve (bench/compare.py serves a commit's too)."""
         self.name = name
         self.port = free_port()
         self.log_path = logdir / f"{name}.log"
@@ -322,7 +324,7 @@ class Gunicorn:
         full_env.pop("GUNICORN_ACCESS_LOG", None)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", app_spec],
-            cwd=ROOT, env=full_env, stdout=self._log, stderr=subprocess.STDOUT,
+            cwd=root, env=full_env, stdout=self._log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, start_new_session=True)
         self.workers: list[int] = []
 

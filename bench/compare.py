@@ -14,7 +14,8 @@ tree, each under gunicorn on a database of its own (migrated by that tree's code
 bench/api.py's baseline server, all three on one embedded PostgreSQL (or
 BENCH_DATABASE_URL's server); each is driven by bench/api.py's action client (8 threads over
 2 processes, two players per thread playing their own match: views, actions with If-Match and
-an Idempotency-Key, a new match when one ends) or, for the baseline, its counter client, in
+an Idempotency-Key, a new match when one ends) or, for the baseline, its counter client
+(answering as many bytes as the working tree's actions answer, measured first), in
 slices that alternate the three (A B base, then base B A, ...), so that the machine's swings
 hit all three alike. A run of the same tree against itself comes out near 1.00.
 
@@ -57,12 +58,8 @@ def _our_server(name: str, tree: Path, pg: api.Postgres, tmp: Path) -> api.Gunic
                     "import sys; sys.path.insert(0, sys.argv[1]); "
                     "from bench.api import migrate_to_head; migrate_to_head(sys.argv[2])",
                     str(tree), url], cwd=tree, check=True)
-    api.ROOT = tree  # (api.Gunicorn runs gunicorn in ROOT)
-    try:
-        server = api.Gunicorn(name, "wsgi:app", {"DATABASE_URL": url, "TRUCO_ENV": "testing"},
-                              tmp)
-    finally:
-        api.ROOT = ROOT
+    server = api.Gunicorn(name, "wsgi:app", {"DATABASE_URL": url, "TRUCO_ENV": "testing"},
+                          tmp, root=tree)
     server.wait_healthy()
     return server
 
@@ -96,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                                                   for i, p in enumerate(players)], 2)
             clients.append(procs)
             loads[name] = api.Load(server, procs)
+        probe = loads["tree"].run(2.0)  # (also its warm-up)
+        size = round(probe.bytes / probe.count) if probe.count else 1800
         base_url = pg.create_database("compare_base")
         api.make_counters(base_url, args.clients)
         base = api.Gunicorn("base", "bench._baseline_app:app",
@@ -103,13 +102,12 @@ def main(argv: list[str] | None = None) -> int:
                             tmp)
         servers.append(base)
         base.wait_healthy()
-        size = 1800  # (about our action answers' size)
         procs = api.ClientProcs(base.port, [api.CounterClient(i, size, args.seed + i)
                                             for i in range(args.clients)], 2)
         clients.append(procs)
         loads["base"] = api.Load(base, procs)
-        for load in loads.values():
-            load.run(2.0)  # warm-up
+        for name in ("ref", "base"):
+            loads[name].run(2.0)  # warm-up
         totals = {name: api.SliceResult() for name in loads}
         order = ["ref", "tree", "base"]
         for r in range(rounds):
