@@ -390,13 +390,11 @@ def _match_of(row: tuple[Any, ...]) -> Match:
         seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
 
 
-_MATCH_FIELDS = ("id", "ruleset", "players", "target_score", "status", "visibility",
-                 "invite_code", "created_by", "seed", "fixed_deals", "config", "state",
-                 "version", "event_count", "action_count", "winner_team", "turn_timeout",
-                 "on_timeout", "deadline", "to_act", "score", "warn_at", "due_at",
-                 "created_at", "updated_at")
+_MATCH_FIELDS = tuple(Match.__table__.columns.keys())
+"""Every column of a match (what :func:`_match_of` reads)."""
 _SEAT_FIELDS = ("match_id", "seat", "player_id", "bot_level", "invited", "timeouts",
                 "timeouts_in_row", "player")
+"""What :func:`_seat` reads of a seat (not `joined_at`, which nothing here shows)."""
 
 
 def copy_match(match: Match) -> Match:
