@@ -80,8 +80,8 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any) -> Non
     for player in seated:
         get_view(client, match_id, player)  # (the process learns the tokens)
     listening(app)
-    act_ok(client, match_id, *next_move(client, match_id, seated))  # statements prepared
-    written.clear()
+    act_ok(client, match_id, *next_move(client, match_id, seated))  # (the join's match kept)
+    written.clear()  # (nothing kept: the locked way's statements prepared too)
     act_ok(client, match_id, *next_move(client, match_id, seated))
     written.clear()
     mover, action = next_move(client, match_id, seated)
