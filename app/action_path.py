@@ -12,9 +12,10 @@ session, so that nothing but these two messages reaches the database:
    what the lock's previous holder committed; a single `SELECT ... FOR UPDATE` joining the
    seats would read them from the snapshot taken before it waited.)
 2. :func:`write_and_commit`: the match's new columns, the recorded action, its events, the
-   caller's deadline count reset, the idempotency record, the webhook outbox and the
-   notifications, all in one statement, and `COMMIT` in the same message; then this process
-   learns the new version (app/known.py).
+   caller's deadline count reset, the idempotency record and the webhook outbox, all in one
+   statement, `COMMIT`, then the notifications in a short transaction of their own
+   (:data:`_NOTIFY`), all in the same message; then this process learns the new version
+   (app/known.py).
 
 The match comes back as plain stand-ins for the model objects (the models' columns and
 methods without the ORM's instrumentation, never in a session: :func:`_row`), so the service
@@ -187,19 +188,34 @@ d AS (
          AS x(id text, endpoint_id text, event text, payload jsonb,
               next_attempt_at timestamptz))"""
 
-_NOTIFY = """
-SELECT pg_notify(x.channel, x.payload)
-  FROM jsonb_to_recordset(%(w)s->'notifications') AS x(channel text, payload text)"""
+_DONE = """
+SELECT 1"""
+"""The end of a write statement (its data-modifying CTEs run whether it reads them or not)."""
 
+_DONE_IF_CURRENT = """
+SELECT 1 / count(*)::int AS ok FROM m"""
+"""The end of :data:`_WRITE_IF_CURRENT`, its guard: when `m` updated no row (the match is no
+longer at the version the write started from), `1 / 0` fails the whole statement
+(`division_by_zero`, SQLSTATE 22012) before anything is kept (nor its `COMMIT` run, nor the
+notifications sent)."""
 
-_NOTIFY_IF_CURRENT = """
-SELECT current.ok,
-       (SELECT count(pg_notify(x.channel, x.payload))
-          FROM jsonb_to_recordset(%(w)s->'notifications') AS x(channel text, payload text))
-  FROM (SELECT 1 / count(*)::int AS ok FROM m) AS current"""
-"""The notifications of :data:`_WRITE_IF_CURRENT`, after its guard: when `m` updated no row
-(the match is no longer at the version the write started from), `1 / 0` fails the whole
-statement (`division_by_zero`, SQLSTATE 22012) before anything is kept."""
+_NOTIFY = Statement("truco_notify", """
+SELECT count(pg_notify(x.channel, x.payload))
+  FROM jsonb_to_recordset(%(notifications)s) AS x(channel text, payload text)""",
+                    {"notifications": "jsonb"})
+"""The notifications of a write, sent once its `COMMIT` is done, in the same message but a
+transaction of their own whose commit does not wait for the disk (app/prepared.py:
+`after_commit`).
+
+Inside the write's transaction, PostgreSQL would hold its lock that puts notifications in
+commit order from the `NOTIFY` until after the commit's flush to disk: every write of every
+process would then reach the disk one at a time, none sharing another's flush. After the
+commit, the lock is held a moment, and concurrent writes share their flushes again. A
+notification still comes after the change it tells of is committed, as before; what changes
+is that the two are no longer one atomic step. A process (or its connection) that dies
+between them leaves a committed change untold: the other processes then learn it as they do
+after a notification lost in any other way (app/known.py: their facts expire within seconds,
+and a long poll re-checks the database when its wait ends)."""
 
 _UNCHANGED = """ AND version = (%(w)s->>'version')::int - 1
      AND NOT EXISTS (SELECT 1 FROM seats s JOIN webhook_endpoints e ON e.player_id = s.player_id
@@ -211,18 +227,19 @@ endpoint (the write enqueues no delivery: one that has goes the locked way)."""
 
 
 def _writing(name: str, *parts: str, if_current: bool = False) -> Statement:
-    """One statement of `parts` (data-modifying CTEs), then the notifications, from one JSON
-    document `w` (one parameter to quote instead of two dozen: quoting them cost the worker
-    as much as the round trip) and, for an action, the answer to keep. `if_current`: the
-    match's update is guarded (:data:`_UNCHANGED`), every other part writes only if it did,
-    and the statement fails when it did not (:data:`_NOTIFY_IF_CURRENT`)."""
+    """One statement of `parts` (data-modifying CTEs) from one JSON document `w` (one
+    parameter to quote instead of two dozen: quoting them cost the worker as much as the
+    round trip) and, for an action, the answer to keep. `if_current`: the match's update is
+    guarded (:data:`_UNCHANGED`), every other part writes only if it did, and the statement
+    fails when it did not (:data:`_DONE_IF_CURRENT`). (The notifications follow the commit:
+    :data:`_NOTIFY`.)"""
     if if_current:
         sql = "WITH" + ",".join(parts).replace("/*if unchanged*/", _UNCHANGED).replace(
             "/*where current*/", "WHERE EXISTS (SELECT 1 FROM m)").replace(
-            "/*and current*/", "AND EXISTS (SELECT 1 FROM m)") + _NOTIFY_IF_CURRENT
+            "/*and current*/", "AND EXISTS (SELECT 1 FROM m)") + _DONE_IF_CURRENT
         assert "/*" not in sql, "every part is guarded"
     else:
-        sql = "WITH" + ",".join(parts) + _NOTIFY
+        sql = "WITH" + ",".join(parts) + _DONE
     return Statement(name, sql, {"w": "jsonb", **({"answer": "text"} if "%(answer)s" in sql
                                                    else {})})
 
@@ -434,8 +451,13 @@ def _document(match: Match, writes: BufferedWrites, **more: Any) -> str:
         "status": match.status, "winner_team": match.winner_team,
         "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
         "events": writes.events, "deliveries": writes.deliveries,
-        "notifications": [{"channel": c, "payload": p} for c, p in writes.notifications],
         **more}, option=orjson.OPT_NAIVE_UTC).decode()
+
+
+def _notifications(writes: BufferedWrites) -> str:
+    """The parameter of :data:`_NOTIFY`: what `writes` notifies."""
+    return orjson.dumps([{"channel": c, "payload": p} for c, p in writes.notifications]
+                        ).decode()
 
 
 def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
@@ -450,7 +472,7 @@ def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     write fails, the `COMMIT` is never run: :func:`own_connection` rolls the transaction
     back.)"""
     parameters = _action_parameters(match, writes, seat, player_id, idempotency)
-    prepared.run(fairy, [_WRITE], parameters, commit=True).close()
+    prepared.run(fairy, [_WRITE], parameters, commit=True, after_commit=[_NOTIFY]).close()
     committed(writes.changes)
 
 
@@ -468,7 +490,8 @@ def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     assert not writes.deliveries, "an action with deliveries is written the locked way"
     try:
         prepared.run(fairy, [_WRITE_IF_CURRENT], _action_parameters(
-            match, writes, seat, player_id, idempotency), begin=True, commit=True).close()
+            match, writes, seat, player_id, idempotency), begin=True, commit=True,
+            after_commit=[_NOTIFY]).close()
     except (psycopg2.errors.DivisionByZero, psycopg2.errors.UniqueViolation):
         return False
     committed(writes.changes)
@@ -478,12 +501,14 @@ def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int
 def _action_parameters(match: Match, writes: BufferedWrites, seat: int, player_id: str,
                        idempotency: IdempotencyRecord | None,
                        ) -> dict[str, Any]:
-    """The parameters of an action's write: its document and the answer to keep."""
+    """The parameters of an action's write: its document, the answer to keep and the
+    notifications."""
     key, request_hash, status_code, response, headers = idempotency or (None,) * 5
     return {"w": _document(match, writes, actions=writes.actions, seat=seat,
                            player_id=player_id, key=key, request_hash=request_hash,
                            status_code=status_code, headers=headers),
-            "answer": None if response is None else response.decode()}
+            "answer": None if response is None else response.decode(),
+            "notifications": _notifications(writes)}
 
 
 def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat) -> None:
@@ -550,6 +575,7 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
 
 
 def _write_and_commit(fairy: Any, statement: Statement, document: str,
-                      writes: BufferedWrites, **more: Any) -> None:
-    prepared.run(fairy, [statement], {"w": document, **more}, commit=True).close()
+                      writes: BufferedWrites) -> None:
+    prepared.run(fairy, [statement], {"w": document, "notifications": _notifications(writes)},
+                 commit=True, after_commit=[_NOTIFY]).close()
     committed(writes.changes)

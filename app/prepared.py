@@ -46,14 +46,26 @@ class Statement:
                         if self.params else f"EXECUTE {name}")
 
 
+AFTER_COMMIT = ["BEGIN", "SET LOCAL synchronous_commit TO off"]
+"""How the statements run after a commit (:func:`run`'s `after_commit`) begin their own
+transaction: one whose commit does not wait for the disk."""
+
+
 def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
-        begin: bool = False, commit: bool = False) -> Any:
+        begin: bool = False, commit: bool = False,
+        after_commit: list[Statement] | None = None) -> Any:
     """Execute `statements` in one round trip on the pooled connection `fairy` (SQLAlchemy's
     ``_ConnectionFairy``: it has ``info`` and ``cursor()``); the cursor, holding the last
     statement's rows. `begin`: a `BEGIN` first, in the same message (on a connection in
     autocommit, whose transaction the caller then ends); `commit`: a `COMMIT` last, in the
     same message (when a statement fails, PostgreSQL runs none after it: the transaction
-    is left aborted, for the caller to roll back)."""
+    is left aborted, for the caller to roll back).
+
+    `after_commit` (with `commit`): statements run, still in the same message, once that
+    `COMMIT` is done, in a transaction of their own (:data:`AFTER_COMMIT`) committed without
+    waiting for the disk: what must happen only after the commit and need not survive a
+    crash (the notifications of a change: app/action_path.py)."""
+    assert commit or not after_commit, "what runs after the commit needs one"
     prepared: set[str] | None = fairy.info.get(_INFO_KEY)
     cursor = fairy.cursor()
     if prepared is None:
@@ -61,11 +73,13 @@ def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
         prepared = {name for (name,) in cursor.fetchall()}
         fairy.info[_INFO_KEY] = prepared
     parts: list[str] = ["BEGIN"] if begin else []
-    for statement in statements:
-        if statement.name not in prepared:
-            parts.append(statement.prepare)
-        parts.append(statement.execute)
+    named = set(prepared)  # (and those this message prepares)
+    _append(parts, statements, named)
     if commit:
+        parts.append("COMMIT")
+    if after_commit:
+        parts.extend(AFTER_COMMIT)
+        _append(parts, after_commit, named)
         parts.append("COMMIT")
     try:
         cursor.execute(";\n".join(parts), params)
@@ -74,5 +88,15 @@ def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
         fairy.info.pop(_INFO_KEY, None)
         cursor.close()
         raise
-    prepared.update(s.name for s in statements)
+    prepared.update(s.name for s in [*statements, *(after_commit or [])])
     return cursor
+
+
+def _append(parts: list[str], statements: list[Statement], named: set[str]) -> None:
+    """The `EXECUTE` of each of `statements`, after its `PREPARE` where the name is not in
+    `named` (then added)."""
+    for statement in statements:
+        if statement.name not in named:
+            parts.append(statement.prepare)
+            named.add(statement.name)
+        parts.append(statement.execute)

@@ -1,7 +1,9 @@
 """Long polls: one LISTEN connection per process wakes the requests waiting on a match.
 
-Actions send `NOTIFY truco, '<match id>:<version>'` inside their transaction, so every app
-process (on any machine) sharing the database hears each committed change. A waiting request
+Every change sends `NOTIFY truco, '<match id>:<version>:<player ids>'` once committed (inside
+its transaction on the ORM's paths; right after its commit, in the same message, on the hot
+verbs' own: app/action_path.py, `_NOTIFY`), so every app process (on any machine) sharing the
+database hears each committed change. A waiting request
 holds no database connection: it releases its session, then sleeps on an Event that the
 listener sets. Under gunicorn's gevent worker the thread and the Events are green.
 

@@ -74,6 +74,44 @@ def test_a_failed_execute_reads_the_prepared_statements_again(dsn: str) -> None:
         fairy.connection.close()
 
 
+def test_what_runs_after_the_commit_is_a_transaction_of_its_own(dsn: str) -> None:
+    """`after_commit`: once the `COMMIT` is done, in the same message, in a transaction of
+    its own that does not wait for the disk; a failure there leaves what was committed
+    committed, and a failure before it runs nothing after."""
+    note = Statement("test_note", "INSERT INTO test_after VALUES (%(n)s, txid_current(), "
+                     "current_setting('synchronous_commit'))", {"n": "int"})
+    later = Statement("test_later", "INSERT INTO test_after VALUES (%(n)s + 100, "
+                      "txid_current(), current_setting('synchronous_commit'))", {"n": "int"})
+    fairy = Fairy(dsn)
+    fairy.connection.autocommit = True
+    try:
+        with fairy.connection.cursor() as cur:
+            cur.execute("CREATE TEMPORARY TABLE test_after (n int PRIMARY KEY, tx bigint, "
+                        "sync text)")
+        def rollback() -> None:  # (as app/action_path.py's own_connection does)
+            with fairy.connection.cursor() as cur:
+                cur.execute("ROLLBACK")
+
+        run(fairy, [note], {"n": 1}, begin=True, commit=True, after_commit=[later]).close()
+        # the statement before the commit fails: nothing after it runs
+        with pytest.raises(psycopg2.errors.UniqueViolation):
+            run(fairy, [note], {"n": 1}, begin=True, commit=True, after_commit=[later])
+        rollback()
+        # the statement after the commit fails: what was committed stays
+        with pytest.raises(psycopg2.errors.UniqueViolation):
+            run(fairy, [note], {"n": 2}, begin=True, commit=True, after_commit=[note])
+        rollback()
+        with fairy.connection.cursor() as cur:
+            cur.execute("SELECT n, tx, sync FROM test_after ORDER BY n")
+            rows = cur.fetchall()
+            cur.execute("SHOW synchronous_commit")
+            assert cur.fetchone() == ("on",)  # (only that transaction's setting)
+        assert [(n, sync) for n, _, sync in rows] == [(1, "on"), (2, "on"), (101, "off")]
+        assert rows[2][1] != rows[0][1]  # (another transaction)
+    finally:
+        fairy.connection.close()
+
+
 def test_every_parameter_has_a_declared_type() -> None:
     with pytest.raises(AssertionError):
         Statement("test_bad", "SELECT %(a)s, %(b)s", {"a": "int"})

@@ -297,6 +297,11 @@ def run_worker(app: Any, now: Any = None) -> int:
             db.session.remove()
 
 
+NOTIFIED = "; BEGIN; SET; EXECUTE truco_notify; COMMIT"
+"""How :func:`messages` shows what follows a write's `COMMIT` in its message: the
+notifications, in a transaction of their own (app/action_path.py: `_NOTIFY`)."""
+
+
 @contextmanager
 def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
     """The messages `app` sends to PostgreSQL inside the block (each as its statements'

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.api.helpers import create, full_match, play_out, random_step, register
+from tests.api.helpers import (NOTIFIED, create, full_match, play_out, random_step,
+                               register)
 
 
 def _same_views(app: Any, match_id: str, players: int) -> None:
@@ -65,7 +66,8 @@ def test_a_fresh_process_reads_a_match_before_any_orm_query() -> None:
     assert done.stdout.split() == ["3", "0"]
 
 
-def test_an_action_is_two_messages_to_the_database(client: Any, app: Any) -> None:
+def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
+                                                 database_url: str) -> None:
     """On a match this process has not just written: begin, lock and load in one message;
     the write and the commit in one: nothing else (no BEGIN of its own, no session
     statements), and the connection goes back to the pool with no transaction open. On a
@@ -88,13 +90,17 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any) -> Non
     with messages(app) as (sent, returned):
         act_ok(client, match_id, mover, action)
     assert sent == ["BEGIN; EXECUTE truco_action_lock; EXECUTE truco_action_load",
-                    "EXECUTE truco_action_write; COMMIT"]
+                    "EXECUTE truco_action_write; COMMIT" + NOTIFIED]
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
     mover, action = next_move(client, match_id, seated)
+    listener = Listener(database_url)
     with messages(app) as (sent, returned):
-        act_ok(client, match_id, mover, action)
-    assert sent == ["BEGIN; EXECUTE truco_action_write_if_current; COMMIT"]
+        version = act_ok(client, match_id, mover, action)["version"]
+    assert sent == ["BEGIN; EXECUTE truco_action_write_if_current; COMMIT" + NOTIFIED]
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
+    # every process hears of it (the notification follows the commit: app/action_path.py)
+    assert [p.split(":")[:2] for p in listener.heard()] == [[match_id, str(version)]]
+    listener.conn.close()
 
 
 def _stored(app: Any, match_id: str) -> tuple[Any, ...]:
@@ -136,11 +142,36 @@ def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
     assert replayed == stored
 
 
+class Listener:
+    """A connection of the test's own LISTENing as the app's processes do."""
+
+    def __init__(self, database_url: str) -> None:
+        import psycopg2
+
+        from app.waiting import CHANNEL, libpq_dsn
+
+        self.conn = psycopg2.connect(libpq_dsn(database_url))
+        self.conn.autocommit = True
+        self.conn.cursor().execute(f"LISTEN {CHANNEL}")
+
+    def heard(self, quiet: float = 0.3) -> list[str]:
+        """The payloads heard, until nothing more comes for `quiet` seconds."""
+        import select
+
+        payloads: list[str] = []
+        while select.select([self.conn], [], [], quiet)[0]:
+            self.conn.poll()
+            payloads += [n.payload for n in self.conn.notifies]
+            self.conn.notifies.clear()
+        return payloads
+
+
 def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
-        client: Any, app: Any) -> None:
+        client: Any, app: Any, database_url: str) -> None:
     """The match changed after this process kept it (another process's write, which this
-    process has not heard of): the action applied to the kept match is not written; the
-    locked way answers from the match as it is, and only its own action is stored."""
+    process has not heard of): the action applied to the kept match is not written, nor
+    notified; the locked way answers from the match as it is, and only its own action is
+    stored and notified."""
     from sqlalchemy import text
 
     from app.extensions import db
@@ -160,13 +191,16 @@ def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
         db.session.commit()
         db.session.remove()
     before = _stored(app, match_id)
+    listener = Listener(database_url)
     with messages(app) as (sent, _):
         r = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=mover.headers)
     assert r.status_code == 200, r.get_data(as_text=True)
+    assert [p.split(":")[:2] for p in listener.heard()] == [[match_id, str(r.json["version"])]]
+    listener.conn.close()
     assert [m for m in sent if "truco_" in m] == [
-        "BEGIN; EXECUTE truco_action_write_if_current; COMMIT",
+        "BEGIN; EXECUTE truco_action_write_if_current; COMMIT" + NOTIFIED,
         "BEGIN; EXECUTE truco_action_lock; EXECUTE truco_action_load",
-        "EXECUTE truco_action_write; COMMIT"]
+        "EXECUTE truco_action_write; COMMIT" + NOTIFIED]
     after = _stored(app, match_id)
     assert r.json["version"] == after[0] == before[0] + 1 == kept.match.version + 2
     assert after[1] == before[1] + 1  # one action stored, not two
@@ -196,7 +230,7 @@ def test_a_used_idempotency_key_on_a_kept_match_is_answered_as_the_locked_way_an
     with messages(app) as (sent, _):
         again = client.post(f"/v1/matches/{match_id}/actions", json=other, headers=headers)
     assert [m for m in sent if "truco_" in m][0] == \
-        "BEGIN; EXECUTE truco_action_write_if_current; COMMIT"
+        "BEGIN; EXECUTE truco_action_write_if_current; COMMIT" + NOTIFIED
     if other == action:
         assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
         assert again.get_data() == first.get_data()
@@ -223,7 +257,7 @@ def test_a_match_whose_player_has_a_webhook_endpoint_is_written_the_locked_way(
         with messages(app) as (sent, _):
             assert client.post(f"/v1/matches/{match_id}/actions", json=action,
                                headers=mover.headers).status_code == 200
-        assert "EXECUTE truco_action_write; COMMIT" in sent
+        assert "EXECUTE truco_action_write; COMMIT" + NOTIFIED in sent
     assert db_scalar(app, "SELECT count(*) FROM webhook_deliveries") > before
 
 

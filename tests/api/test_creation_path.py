@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import create, join, messages, register
+from tests.api.helpers import NOTIFIED, create, join, messages, register
 from tests.api.test_known_answers import SETUP, listening
 
 
@@ -29,7 +29,7 @@ def test_a_creation_and_a_join_are_two_messages_each(client: Any, app: Any) -> N
         m = create(client, ana, players=2, visibility="private", **SETUP)
     ours = [s for s in sent if "truco_" in s]
     assert ours == ["BEGIN; EXECUTE truco_lock_player; EXECUTE truco_creation_load",
-                    "EXECUTE truco_create_write; COMMIT"]
+                    "EXECUTE truco_create_write; COMMIT" + NOTIFIED]
     assert [s for s in sent if s not in ours] == []
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
     with messages(app) as (sent, returned):
@@ -37,7 +37,7 @@ def test_a_creation_and_a_join_are_two_messages_each(client: Any, app: Any) -> N
     assert r.status_code == 200 and r.json["status"] == "active"
     assert [s for s in sent if "truco_" in s] == [
         "BEGIN; EXECUTE truco_action_lock; EXECUTE truco_join_load",
-        "EXECUTE truco_join_write; COMMIT"]
+        "EXECUTE truco_join_write; COMMIT" + NOTIFIED]
     assert [s for s in sent if "truco_" not in s] == []
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
 
