@@ -211,11 +211,16 @@ Inside the write's transaction, PostgreSQL would hold its lock that puts notific
 commit order from the `NOTIFY` until after the commit's flush to disk: every write of every
 process would then reach the disk one at a time, none sharing another's flush. After the
 commit, the lock is held a moment, and concurrent writes share their flushes again. A
-notification still comes after the change it tells of is committed, as before; what changes
-is that the two are no longer one atomic step. A process (or its connection) that dies
-between them leaves a committed change untold: the other processes then learn it as they do
-after a notification lost in any other way (app/known.py: their facts expire within seconds,
-and a long poll re-checks the database when its wait ends)."""
+notification still comes after the change it tells of is committed, as before, and never for
+a write that failed (PostgreSQL runs nothing of a message after a failed statement); what
+changes is that the two are no longer one atomic step. PostgreSQL has the whole message
+before it runs any of it, so this process dying meanwhile changes nothing; what can leave a
+committed change untold is its backend ending between the two (terminated by an
+administrator; a crash restarts every backend, and every listener then starts afresh), or
+the notification's own transaction failing (PostgreSQL's notification queue full: the verb
+then answers 503 although committed, and a retry with its Idempotency-Key replays it). The
+other processes then learn the change as after a notification lost in any other way
+(app/known.py: what they heard is trusted for seconds, then read again)."""
 
 _UNCHANGED = """ AND version = (%(w)s->>'version')::int - 1
      AND NOT EXISTS (SELECT 1 FROM seats s JOIN webhook_endpoints e ON e.player_id = s.player_id
