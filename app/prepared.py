@@ -88,7 +88,7 @@ def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
         fairy.info.pop(_INFO_KEY, None)
         cursor.close()
         raise
-    prepared.update(s.name for s in [*statements, *(after_commit or [])])
+    prepared.update(named)
     return cursor
 
 
