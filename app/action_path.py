@@ -41,7 +41,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
 from app.prepared import Statement
-from app.waiting import committed
+from app.waiting import CHANNEL, committed
 from app.writes import BufferedWrites, Endpoint
 
 T = TypeVar("T")
@@ -201,11 +201,15 @@ notifications sent)."""
 
 _NOTIFY = Statement("truco_notify", """
 SELECT count(pg_notify(x.channel, x.payload))
-  FROM jsonb_to_recordset(%(notifications)s) AS x(channel text, payload text)""",
-                    {"notifications": "jsonb"})
+  FROM jsonb_to_recordset(%(notifications)s) AS x(channel text, payload text, gated boolean)
+ WHERE NOT x.gated
+    OR EXISTS (SELECT 1 FROM match_watches w WHERE w.match_id = %(watched)s AND w.until > now())
+""", {"notifications": "jsonb", "watched": "text"})
 """The notifications of a write, sent once its `COMMIT` is done, in the same message but a
 transaction of their own whose commit does not wait for the disk (app/prepared.py:
-`after_commit`).
+`after_commit`). An action's notification of its match (`gated`) is sent only while the
+match (`watched`) is watched (app/watches.py, which says why checking it after the commit
+misses nothing); the others always are.
 
 Inside the write's transaction, PostgreSQL would hold its lock that puts notifications in
 commit order from the `NOTIFY` until after the commit's flush to disk: every write of every
@@ -459,10 +463,12 @@ def _document(match: Match, writes: BufferedWrites, **more: Any) -> str:
         **more}, option=orjson.OPT_NAIVE_UTC).decode()
 
 
-def _notifications(writes: BufferedWrites) -> str:
-    """The parameter of :data:`_NOTIFY`: what `writes` notifies."""
-    return orjson.dumps([{"channel": c, "payload": p} for c, p in writes.notifications]
-                        ).decode()
+def _notifications(writes: BufferedWrites, watched: str | None = None) -> dict[str, Any]:
+    """The parameters of :data:`_NOTIFY`: what `writes` notifies; `watched`: an action's
+    match, whose change is notified only while it is watched (app/watches.py)."""
+    return {"notifications": orjson.dumps(
+        [{"channel": c, "payload": p, "gated": watched is not None and c == CHANNEL}
+         for c, p in writes.notifications]).decode(), "watched": watched}
 
 
 def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
@@ -513,7 +519,7 @@ def _action_parameters(match: Match, writes: BufferedWrites, seat: int, player_i
                            player_id=player_id, key=key, request_hash=request_hash,
                            status_code=status_code, headers=headers),
             "answer": None if response is None else response.decode(),
-            "notifications": _notifications(writes)}
+            **_notifications(writes, watched=match.id)}
 
 
 def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat) -> None:
@@ -581,6 +587,6 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
 
 def _write_and_commit(fairy: Any, statement: Statement, document: str,
                       writes: BufferedWrites) -> None:
-    prepared.run(fairy, [statement], {"w": document, "notifications": _notifications(writes)},
+    prepared.run(fairy, [statement], {"w": document, **_notifications(writes)},
                  commit=True, after_commit=[_NOTIFY]).close()
     committed(writes.changes)

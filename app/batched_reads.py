@@ -25,8 +25,9 @@ from app.prepared import Statement
 Key = tuple[str, "str | None"]
 """(match id, token hash or None for an anonymous caller)."""
 
-Row = tuple["str | None", int, str, "int | None"]
-"""(player id, version, status, seat): what the caller's view depends on."""
+Row = tuple["str | None", int, str, "int | None", "float | None"]
+"""(player id, version, status, seat, seconds watched): what the caller's view depends on,
+and how long the process may trust what it hears of the match (app/known.py)."""
 
 IDLE_SECONDS = 30.0
 """A reader with nothing to read for this long ends (the next read starts another): an app
@@ -109,8 +110,8 @@ class BatchedReads:
             if rows is None:
                 batch.failed = True
             else:
-                for i, player_id, version, status, seat in rows:
-                    batch.rows[keys[i - 1]] = (player_id, version, status, seat)
+                for i, player_id, version, status, seat, watched in rows:
+                    batch.rows[keys[i - 1]] = (player_id, version, status, seat, watched)
         except Exception:  # noqa: BLE001 - whatever failed, every caller gets an answer
             batch.failed = True
         finally:

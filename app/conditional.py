@@ -25,17 +25,20 @@ from app.rendering import etag_of, match_view, seat_number
 from app.waiting import hub
 
 READ_CURRENT = Statement("truco_view_current", """
-SELECT q.i, x.id, x.version, x.status, x.seat
+SELECT q.i, x.id, x.version, x.status, x.seat, x.watched
   FROM unnest(%(match_ids)s, %(token_hashes)s) WITH ORDINALITY AS q(match_id, token_hash, i)
  CROSS JOIN LATERAL (
        SELECT p.id, m.version, m.status,
               (SELECT s.seat FROM seats s
-                WHERE s.match_id = m.id AND s.player_id = p.id AND NOT s.invited) AS seat
+                WHERE s.match_id = m.id AND s.player_id = p.id AND NOT s.invited) AS seat,
+              (SELECT extract(epoch FROM w.until - now())::float8 FROM match_watches w
+                WHERE w.match_id = m.id AND w.until > now()) AS watched
          FROM matches m LEFT JOIN players p ON p.token_hash = q.token_hash
         WHERE m.id = q.match_id) AS x
  WHERE q.token_hash IS NULL OR x.id IS NOT NULL""",
                          {"match_ids": "text[]", "token_hashes": "text[]"})
 """The current version and the caller's seat of each asked (match, token hash or None),
+and how many more seconds the match is watched (None: it is not; app/watches.py),
 numbered as asked (from 1); a match or a token that does not exist gives no row. One
 caller's read, or many at once (app/batched_reads.py). Each (match, token) is looked up on
 its own (`LATERAL`), by index: planned once for any number of them (app/prepared.py), a
@@ -96,15 +99,15 @@ def read_current(fairy: Any, known: Known, match_id: str,
 
 def learned(known: Known, generation: int, match_id: str, token_hash: str | None,
             row: tuple[Any, ...] | None) -> Current | None:
-    """The caller's current view from a read `row` (player id, version, status, seat; None
-    when the match or the token was not found), learned by `known` unless it heard of a
-    change since `generation` (taken before the read)."""
+    """The caller's current view from a read `row` (player id, version, status, seat, the
+    seconds the match is watched; None when the match or the token was not found), learned
+    by `known` unless it heard of a change since `generation` (taken before the read)."""
     if row is None:
         return None
-    player_id, version, status, seat = row
+    player_id, version, status, seat, watched = row
     # seats change only while a match waits for players: later they hold for good
     known.learn(generation, match_id, version, player_id, seat, token_hash,
-                settled=status != "waiting")
+                settled=status != "waiting", watched_seconds=watched)
     return Current(match_id, version, seat, player_id)
 
 

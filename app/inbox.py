@@ -59,6 +59,16 @@ def attention(player: Player) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
+def open_matches(player: Player) -> list[str]:
+    """The matches of the player that actions can still change (waiting or active): what an
+    inbox long poll watches (app/watches.py; a match the player joins later is notified by
+    its join)."""
+    return list(db.session.execute(
+        select(Match.id).join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player.id, Match.status.in_(("waiting", "active")))
+    ).scalars())
+
+
 def list_tag(listed: dict[str, Any]) -> str:
     """The ETag of a page: its matches and versions, where it ends, and the awaiting count."""
     items = ";".join(f"{i['id']}.{i['version']}" for i in listed["items"])

@@ -10,6 +10,10 @@ everything known is forgotten and reads made before the drop may not teach anyth
 newer one), and every fact expires after a few seconds anyway, so even a connection that died
 without a word is re-read soon.
 
+Actions are notified only while their match is watched (app/watches.py): a match's version
+is trusted only after a read that found the match watched, and only until that watch ends
+(less a margin), so a 304 never rests on an action nobody was told of.
+
 What a 304 promises is then what PostgreSQL's own reads promise: the answer was current at a
 moment during the request, give or take the few milliseconds a notification takes to arrive
 after its commit. The process that commits a change learns it at once (read-your-writes on
@@ -23,6 +27,9 @@ from typing import NamedTuple
 
 FRESH_SECONDS = 10.0
 """How long a fact learned here is used before it is read again."""
+WATCH_MARGIN_SECONDS = 5.0
+"""A watch read as lasting S more seconds is trusted for S less this (the read took time,
+and an action's check of the watch follows its commit by a moment)."""
 MAX_ENTRIES = 200_000
 """Beyond this many facts of one kind, all of that kind are forgotten (a bound on memory)."""
 
@@ -47,6 +54,8 @@ class Known:
         """Changes whenever the listener connects or drops, or a token is replaced; a read
         tagged with an older one teaches nothing."""
         self._versions: dict[str, tuple[int, float]] = {}
+        self._watched: dict[str, float] = {}
+        """Until when (this clock) each match's changes are sure to be notified."""
         self._seats: dict[tuple[str, str | None], tuple[Seen, float]] = {}
         self._tokens: dict[str, tuple[str, float]] = {}
 
@@ -57,6 +66,7 @@ class Known:
             self._live = live
             self.generation += 1
             self._versions.clear()
+            self._watched.clear()
             self._seats.clear()
             self._tokens.clear()
 
@@ -77,14 +87,20 @@ class Known:
     # ---- the readers' side ----------------------------------------------------------------
     def learn(self, generation: int, match_id: str, version: int,
               player_id: str | None, seat: int | None, token_hash: str | None,
-              settled: bool = False) -> None:
+              settled: bool = False, watched_seconds: float | None = None) -> None:
         """What a database read made during `generation` found (a read is current when it
-        starts, so a notification heard since may already say more: versions never drop)."""
+        starts, so a notification heard since may already say more: versions never drop);
+        `watched_seconds`: how long the match's watch it found lasts (None: none)."""
         with self._lock:
             if not self._live or generation != self.generation:
                 return
             now = self._clock()
             self._raise(match_id, version)
+            if watched_seconds is not None and watched_seconds > WATCH_MARGIN_SECONDS:
+                if len(self._watched) >= MAX_ENTRIES:
+                    self._watched.clear()
+                until = now + watched_seconds - WATCH_MARGIN_SECONDS
+                self._watched[match_id] = max(until, self._watched.get(match_id, until))
             if len(self._seats) >= MAX_ENTRIES:
                 self._seats.clear()
             self._seats[(match_id, player_id)] = (Seen(version, seat, settled), now)
@@ -103,11 +119,19 @@ class Known:
         self._tokens[token_hash] = (player_id, now)
 
     def version(self, match_id: str) -> int | None:
-        """The current version of `match_id`, when known and fresh."""
+        """The current version of `match_id`, when known, fresh and watched (every change
+        of it since is notified)."""
         found = self._versions.get(match_id)
-        if not self._live or found is None or self._clock() - found[1] > FRESH_SECONDS:
+        now = self._clock()
+        if not self._live or found is None or now - found[1] > FRESH_SECONDS \
+                or self._watched.get(match_id, 0.0) <= now:
             return None
         return found[0]
+
+    def watched_for(self, match_id: str) -> float:
+        """How many more seconds `match_id`'s changes are sure to be notified (0: unknown)."""
+        return max(0.0, self._watched.get(match_id, 0.0) - self._clock()) if self._live \
+            else 0.0
 
     def player(self, token_hash: str) -> str | None:
         """The player whose token hashes to `token_hash`, when known and fresh."""

@@ -222,6 +222,18 @@ class IdempotencyRecord(db.Model):
     created_at: Mapped[datetime] = _now()
 
 
+class MatchWatch(db.Model):
+    """Someone waits on a match, or answers its conditional GETs from what they hear, until
+    `until`: while it lasts, an action on it is notified (app/watches.py)."""
+
+    __tablename__ = "match_watches"
+
+    match_id: Mapped[str] = mapped_column(String(32), ForeignKey("matches.id",
+                                                                 ondelete="CASCADE"),
+                                          primary_key=True)
+    until: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
 class RateWindow(db.Model):
     """A rate limit's current window for one (kind, key), shared by every app process."""
 

@@ -25,17 +25,19 @@ database error) goes on to Flask unchanged, which answers it as always (401, 404
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from flask import Flask
 from sqlalchemy.engine import Engine
 
-from app import conditional, pollcap, prepared
+from app import conditional, pollcap, prepared, watches
 from app.action_path import own_connection, read_match
 from app.batched_reads import BatchedReads, ReadFailed
 from app.disconnect import ClientGone
 from app.extensions import db
+from app.known import WATCH_MARGIN_SECONDS
 from app.models import id_can_exist
 from app.prepared import Statement
 from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, etag_of
@@ -76,6 +78,14 @@ def wait_seconds(query: str) -> int | None:
     return int(found.group(1))
 
 
+class _Watching:
+    """A watch of a match being committed (:meth:`ViewShortcut._watch`)."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.ok = False
+
+
 class ViewShortcut:
     """WSGI middleware in front of the Flask app."""
 
@@ -84,6 +94,8 @@ class ViewShortcut:
         self._next = app.wsgi_app
         self._engine: Engine | None = None
         self._reads = BatchedReads(self._rows)
+        self._watch_lock = threading.Lock()
+        self._watching: dict[str, _Watching] = {}
         self._fixed = [("Cache-Control", PRIVATE_CACHE_CONTROL), *fixed_headers(app)]
 
     def __call__(self, environ: dict[str, Any],
@@ -107,17 +119,28 @@ class ViewShortcut:
         if hub is None or digest is False or not id_can_exist(match_id):
             return None
         seen = environ.get("HTTP_IF_NONE_MATCH")
+        if digest is not None and hub.known.player(digest) is None:
+            return None  # a token not known here: Flask checks it (and may answer 401)
+        now = None
         if seen:
             heard = conditional.heard_of(hub.known, match_id, digest)
-            if heard is not None and etag_matches(seen, heard.etag):
+            if heard is None:
+                # what this process hears of the match is trusted once it is watched
+                # (app/watches.py), so that the next polls and a long poll's wait need no
+                # query: watch it, then read it
+                if hub.known.watched_for(match_id) < watches.RENEW_SECONDS \
+                        and not self._watch(match_id):
+                    return None
+                heard = now = self._read(hub.known, match_id, digest)
+                if now is None:
+                    return None
+            if etag_matches(seen, heard.etag):
                 if wait:
                     return self._long_poll(environ, hub, heard, digest, seen, wait)
                 return NOT_MODIFIED, [("ETag", heard.etag), *self._fixed], b""
         if wait:
             return None
-        if digest is not None and hub.known.player(digest) is None:
-            return None  # a token not known here: Flask checks it (and may answer 401)
-        now = self._read(hub.known, match_id, digest)
+        now = now or self._read(hub.known, match_id, digest)
         if now is None:
             return None
         if seen and etag_matches(seen, now.etag):
@@ -144,6 +167,9 @@ class ViewShortcut:
         """Wait for a change from the version `seen` names (heard as `heard`)."""
         if digest is None:
             return None  # (the cap counts callers without a token by address: Flask's path)
+        if hub.known.watched_for(heard.match_id) < wait + WATCH_MARGIN_SECONDS \
+                and not self._watch(heard.match_id):
+            return None  # (actions on it must wake this wait: app/watches.py)
         cap = self._app.config.get("MAX_POLLS_PER_CLIENT") or 0
         key = pollcap.token_key(digest)
         if not pollcap.take(key, cap):
@@ -195,15 +221,41 @@ class ViewShortcut:
                 return cursor.fetchall()
         return self._on_connection(fetch)
 
+    def _watch(self, match_id: str) -> bool:
+        """Watch `match_id` for :data:`watches.SECONDS` (app/watches.py: longer than any
+        wait), so that what this process hears of it can be trusted; False when the database
+        failed (Flask's path then answers). Requests that ask at once share one watch: a
+        request whose match is being watched waits for that watch to be committed."""
+        with self._watch_lock:
+            pending = self._watching.get(match_id)
+            mine = pending is None
+            if pending is None:
+                pending = self._watching[match_id] = _Watching()
+        if not mine:
+            return pending.done.wait(watches.SECONDS) and pending.ok
+        try:
+            watches.watch([match_id], watches.SECONDS, self._app_engine())
+            pending.ok = True
+        except Exception:  # noqa: BLE001 - the database failed: Flask's path answers (503)
+            pending.ok = False
+        finally:
+            with self._watch_lock:
+                del self._watching[match_id]
+            pending.done.set()
+        return pending.ok
+
+    def _app_engine(self) -> Engine:
+        if self._engine is None:
+            with self._app.app_context():
+                self._engine = db.engine
+        return self._engine
+
     def _on_connection(self, read: Callable[[Any], T | None]) -> T | None:
         """`read` given a pooled connection in autocommit (one statement each, no
         transaction, no session: app/action_path.py's own_connection), or None on any
         database error (a broken connection is dropped)."""
-        if self._engine is None:
-            with self._app.app_context():
-                self._engine = db.engine
         try:
-            with own_connection(self._engine) as fairy:
+            with own_connection(self._app_engine()) as fairy:
                 return read(fairy)
         except Exception:  # noqa: BLE001 - the database failed: Flask's path answers (503)
             return None

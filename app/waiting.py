@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from app import shutdown
 from app.disconnect import ClientGone, watch_client
 from app.extensions import db
-from app.known import Known
+from app.known import WATCH_MARGIN_SECONDS, Known
 from app.logthrottle import warn_throttled
 from app.pollcap import poll_slot
 
@@ -172,25 +172,41 @@ class Hub:
         for event in waiters:
             event.set()
 
+    def _watch(self, match_ids: Iterable[str], timeout: float, engine: Any) -> None:
+        """Make sure the actions on `match_ids` are notified for the whole wait (and some
+        time after: app/watches.py), before the first check."""
+        from app import watches  # (it uses app/action_path.py, which uses this module)
+
+        needed = [m for m in match_ids
+                  if self.known.watched_for(m) < timeout + WATCH_MARGIN_SECONDS]
+        if needed:
+            watches.watch(needed, timeout + watches.SECONDS, engine)
+
     def wait_until(self, keys: Iterable[str], check: Callable[[], T | None],
-                   timeout: float) -> T | None:
+                   timeout: float, watch: Iterable[str] = ()) -> T | None:
         """Call `check` (which may use the database) until it returns something or `timeout`
         passes, sleeping between calls, without a database connection, until a NOTIFY for one
         of `keys` arrives. Holds one of the caller's long-poll slots (429 over the cap,
         :mod:`app.pollcap`) and ends with `ClientGone` once the client has disconnected
         (:mod:`app.disconnect`). What `check` returns stays bound to its session (lazy loads work);
-        objects loaded before a sleep are detached from the session the sleep released."""
+        objects loaded before a sleep are detached from the session the sleep released.
+        `watch`: the matches whose actions must wake it (app/watches.py; every other change
+        is notified anyway)."""
         with poll_slot():
             return self.wait_for(keys, check, timeout, request.environ,
-                                 before_sleep=db.session.remove)  # (the connection goes back)
+                                 before_sleep=db.session.remove,  # (the connection goes back)
+                                 watch=watch)
 
     def wait_for(self, keys: Iterable[str], check: Callable[[], T | None], timeout: float,
                  environ: dict[str, Any],
-                 before_sleep: Callable[[], None] | None = None) -> T | None:
+                 before_sleep: Callable[[], None] | None = None,
+                 watch: Iterable[str] = (), engine: Any = None) -> T | None:
         """:meth:`wait_until` without Flask (app/view_shortcut.py): no poll slot is taken
-        here, the client is watched through the WSGI `environ`."""
+        here, the client is watched through the WSGI `environ`; `engine`: the app's
+        (app/watches.py uses it to watch the matches of `watch`)."""
         self.ensure_listener()
         keys = list(keys)
+        self._watch(watch, timeout, engine)
         event = threading.Event()
         with self._lock:
             for key in keys:

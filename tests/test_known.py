@@ -1,7 +1,7 @@
 """app.known: what a process may answer without a query, and when it must forget it."""
 from __future__ import annotations
 
-from app.known import FRESH_SECONDS, Known
+from app.known import FRESH_SECONDS, WATCH_MARGIN_SECONDS, Known
 
 
 class Clock:
@@ -19,6 +19,11 @@ def live() -> tuple[Known, Clock]:
     return known, clock
 
 
+def watched(known: Known, match_id: str, version: int = 1, seconds: float = 60.0) -> None:
+    """A read that found `match_id` watched for `seconds` more (app/watches.py)."""
+    known.learn(known.generation, match_id, version, None, None, None, watched_seconds=seconds)
+
+
 def test_nothing_is_known_before_the_listener_is_up() -> None:
     known = Known()
     known.heard("m1", 3)
@@ -28,6 +33,7 @@ def test_nothing_is_known_before_the_listener_is_up() -> None:
 
 def test_heard_versions_and_reads_are_known_and_never_go_back() -> None:
     known, _ = live()
+    watched(known, "m1")
     known.heard("m1", 5)
     assert known.version("m1") == 5
     # a read that started before the notification of version 5 arrived found version 4
@@ -43,20 +49,21 @@ def test_heard_versions_and_reads_are_known_and_never_go_back() -> None:
 def test_a_read_from_before_a_reconnect_teaches_nothing() -> None:
     known, _ = live()
     before = known.generation
+    watched(known, "m1")
     known.heard("m1", 2)
     known.listening(False)  # the connection dropped: notifications may be lost
     assert known.version("m1") is None
     known.listening(True)
     assert known.version("m1") is None  # nothing survives a reconnect
-    known.learn(before, "m1", 2, "p1", 0, "h1")
+    known.learn(before, "m1", 2, "p1", 0, "h1", watched_seconds=60)
     assert known.version("m1") is None and known.player("h1") is None
-    known.learn(known.generation, "m1", 3, "p1", 0, "h1")
+    known.learn(known.generation, "m1", 3, "p1", 0, "h1", watched_seconds=60)
     assert known.version("m1") == 3
 
 
 def test_facts_expire() -> None:
     known, clock = live()
-    known.learn(known.generation, "m1", 3, "p1", 0, "h1")
+    known.learn(known.generation, "m1", 3, "p1", 0, "h1", watched_seconds=60)
     clock.now += FRESH_SECONDS - 0.5
     assert known.version("m1") == 3 and known.player("h1") == "p1"
     clock.now += 1
@@ -90,3 +97,28 @@ def test_a_seat_read_after_the_start_holds_at_later_versions() -> None:
     assert known.seat("m1", "p1", 4) is None
     assert known.seat("m2", "p1", 4).seat == 0
     assert known.seat("m2", "p1", 2) is None  # (never before what was read)
+
+
+def test_only_a_watched_match_is_trusted_and_only_while_its_watch_lasts() -> None:
+    """Actions are notified only while their match is watched (app/watches.py): what was
+    heard or read of a match is trusted only after a read that found it watched, until the
+    watch ends (less a margin)."""
+    known, clock = live()
+    known.heard("m1", 4)
+    known.learn(known.generation, "m1", 4, "p1", 0, "h1")  # (no watch found)
+    assert known.version("m1") is None and known.watched_for("m1") == 0.0
+    assert known.player("h1") == "p1"  # (tokens do not depend on it)
+    known.learn(known.generation, "m1", 4, "p1", 0, "h1", watched_seconds=WATCH_MARGIN_SECONDS)
+    assert known.version("m1") is None  # (no longer than the margin: not at all)
+    watched(known, "m1", 4, seconds=WATCH_MARGIN_SECONDS + 8)
+    assert known.version("m1") == 4 and known.watched_for("m1") == 8.0
+    known.heard("m1", 5)
+    clock.now += 7.5
+    assert known.version("m1") == 5
+    clock.now += 1
+    assert known.version("m1") is None and known.watched_for("m1") == 0.0
+    watched(known, "m1", 5, seconds=30)  # renewed: trusted again
+    assert known.version("m1") == 5
+    known.listening(False)
+    known.listening(True)
+    assert known.watched_for("m1") == 0.0  # (nothing survives a reconnect)

@@ -14,7 +14,7 @@ from app import create_app
 from app.extensions import db
 
 TABLES = {"players", "matches", "seats", "events", "actions", "idempotency_records",
-          "rate_windows", "webhook_endpoints", "webhook_deliveries"}
+          "rate_windows", "webhook_endpoints", "webhook_deliveries", "match_watches"}
 
 
 def _schema_diff() -> list:

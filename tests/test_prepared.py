@@ -136,7 +136,9 @@ SELECT 'wh_bulk' || g, 'p_bulk' || g, 'https://example.org/', '{your_turn}', 'x'
 INSERT INTO idempotency_records (player_id, match_id, key, request_hash, status_code, response)
 SELECT 'p_bulk' || g, 'm_bulk' || g, 'k', 'h', 200, '{}'
   FROM generate_series(1, 4000) g;
-ANALYZE players, matches, seats, webhook_endpoints, idempotency_records
+INSERT INTO match_watches (match_id, until)
+SELECT 'm_bulk' || g, now() + interval '1 minute' FROM generate_series(1, 4000) g;
+ANALYZE players, matches, seats, webhook_endpoints, idempotency_records, match_watches
 """
 
 
@@ -153,7 +155,7 @@ def test_the_hot_statements_are_planned_once_with_index_lookups(dsn: str) -> Non
     (`plan_cache_mode`, app/config.py), so every statement must have a good one: with
     thousands of players, matches, seats and endpoints (in a transaction rolled back), no
     statement of the hot paths scans a whole table."""
-    from app import action_path, conditional
+    from app import action_path, conditional, watches
     from app.config import connect_args, database_limits
 
     statements = {
@@ -169,6 +171,9 @@ def test_the_hot_statements_are_planned_once_with_index_lookups(dsn: str) -> Non
                                         "answer": None},
         action_path._JOIN_LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": None},
         action_path._JOIN_WRITE: {"w": '{"match_id": "m_bulk7"}'},
+        action_path._NOTIFY: {"notifications": '[{"channel": "truco", "payload": "x", '
+                                               '"gated": true}]', "watched": "m_bulk7"},
+        watches.WATCH: {"match_ids": ["m_bulk7", "m_bulk8"], "seconds": 60.0},
     }
     options = connect_args(database_limits({}))["options"]
     assert "-c plan_cache_mode=force_generic_plan" in options

@@ -45,7 +45,7 @@ def _wait_for_turn(match_id: str, seat: int, seconds: int) -> Match | None:
         match = get_match(match_id)
         return match if match.status != "active" or seat in match.to_act else None
 
-    return hub().wait_until([match_id], check, seconds)
+    return hub().wait_until([match_id], check, seconds, watch=[match_id])
 
 
 @blp.route("/matches/<match_id>/actions", methods=["POST"],

@@ -42,6 +42,6 @@ def events(args: dict[str, Any], match_id: str) -> Response:
 
     page = check()
     if page is None:
-        page = hub().wait_until([match_id], check, args["wait"]) or {
+        page = hub().wait_until([match_id], check, args["wait"], watch=[match_id]) or {
             "items": [], "next_after": args["after"]}
     return json_response(page, headers={"Cache-Control": PRIVATE_CACHE_CONTROL})

@@ -99,7 +99,8 @@ def show(args: dict[str, Any], match_id: str) -> Response:
     if seen and now is not None and etag_matches(seen, now.etag):
         unchanged = now.etag
         if args["wait"]:
-            now = hub().wait_until([match_id], lambda: _changed(match_id, seen), args["wait"])
+            now = hub().wait_until([match_id], lambda: _changed(match_id, seen), args["wait"],
+                                   watch=[match_id])
             woken = now is not None
         if now is None or etag_matches(seen, now.etag):  # (None: the wait ran out unchanged)
             return not_modified(unchanged if now is None else now.etag)

@@ -119,7 +119,8 @@ def my_matches(args: dict[str, Any]) -> Response:
     if listed is None:
         # One key, the player's: every change of a match they sit in (or just joined, left
         # or were invited to) names them in its notification.
-        listed = hub().wait_until([player.id], check, args["wait"]) or inbox.page(player, args)
+        listed = hub().wait_until([player.id], check, args["wait"],
+                                  watch=inbox.open_matches(player)) or inbox.page(player, args)
     tag = inbox.list_tag(listed)
     if etag_matches(seen, tag):
         return not_modified(tag)

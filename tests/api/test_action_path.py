@@ -93,6 +93,7 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
                     "EXECUTE truco_action_write; COMMIT" + NOTIFIED]
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
     mover, action = next_move(client, match_id, seated)
+    watch(app, match_id)
     listener = Listener(database_url)
     with messages(app) as (sent, returned):
         version = act_ok(client, match_id, mover, action)["version"]
@@ -140,6 +141,14 @@ def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
     assert version == r.json["version"]
     replayed, stored = _replayed(app, match_id)
     assert replayed == stored
+
+
+def watch(app: Any, match_id: str) -> None:
+    """Someone waits on the match: its actions are notified (app/watches.py)."""
+    from app import watches
+
+    with app.app_context():
+        watches.watch([match_id], watches.SECONDS)
 
 
 class Listener:
@@ -191,6 +200,7 @@ def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
         db.session.commit()
         db.session.remove()
     before = _stored(app, match_id)
+    watch(app, match_id)
     listener = Listener(database_url)
     with messages(app) as (sent, _):
         r = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=mover.headers)
@@ -282,3 +292,30 @@ def test_a_refused_action_leaves_no_transaction_open(client: Any, app: Any) -> N
     nxt, step = next_move(client, match_id, seated)
     assert act_ok(client, match_id, nxt, step)["version"] == first.json["version"] + 1
     assert get_view(client, match_id, seated[0])["version"] == first.json["version"] + 1
+
+
+def test_an_action_is_notified_only_while_its_match_is_watched(
+        client: Any, app: Any, database_url: str) -> None:
+    """app/watches.py: an action on a match nobody waits on wakes no process; one on a
+    watched match does, either way it is written; a join is always notified."""
+    from app.written import written
+    from tests.api.helpers import act_ok, join
+    from tests.api.test_known_answers import SETUP, next_move
+
+    ana, bob = register(client, "ana"), register(client, "bob")
+    listener = Listener(database_url)
+    m = create(client, ana, players=2, visibility="private", **SETUP)
+    assert join(client, m["id"], bob, invite_code=m["invite_code"]).status_code == 200
+    assert [p.split(":")[:2] for p in listener.heard()] == [[m["id"], "1"], [m["id"], "2"]]
+    seated = [ana, bob]
+    act_ok(client, m["id"], *next_move(client, m["id"], seated))  # (kept: one message)
+    written.clear()
+    act_ok(client, m["id"], *next_move(client, m["id"], seated))  # (the locked way)
+    assert listener.heard() == []
+    watch(app, m["id"])
+    one = act_ok(client, m["id"], *next_move(client, m["id"], seated))["version"]
+    written.clear()
+    two = act_ok(client, m["id"], *next_move(client, m["id"], seated))["version"]
+    assert [p.split(":")[:2] for p in listener.heard()] == [[m["id"], str(one)],
+                                                          [m["id"], str(two)]]
+    listener.conn.close()

@@ -119,8 +119,13 @@ def test_reads_asked_while_a_query_runs_share_the_next_one(client: Any,
     assert answers[3] == answers[4] == Current(second, versions[second], None, None)
     assert answers[5] == Current(first, versions[first], None, others[0].id)  # not seated
     assert answers[6] is None  # no such match
-    # what was read is learned: the process now knows these versions
-    assert known.version(first) == versions[first]
+    # what was read is learned, and trusted once the match is watched (app/watches.py)
+    assert known.version(first) is None and known.seat(first, seated[1].id, versions[first])
+    with database.cursor() as cursor:
+        cursor.execute("INSERT INTO match_watches VALUES (%s, now() + interval '1 minute')",
+                       (first,))
+    assert reads.read(known, first, hash_token(seated[0].token)) == blocked[0]
+    assert known.version(first) == versions[first] and 50 < known.watched_for(first) <= 55
 
 
 def test_an_unknown_token_reads_nothing(client: Any, database: Database) -> None:

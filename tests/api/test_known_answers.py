@@ -58,12 +58,23 @@ def view(client: Any, match_id: str, player: Any, tag: str | None = None) -> Any
     return client.get(f"/v1/matches/{match_id}", headers=headers)
 
 
+def watch(app: Any, match_id: str) -> None:
+    """Someone waits on the match (app/watches.py): its actions are notified, and what a
+    process hears of it after a read can be trusted."""
+    from app import watches
+
+    with app.app_context():
+        watches.watch([match_id], watches.SECONDS)
+
+
 def watched_match(client: Any, app: Any) -> tuple[str, list[Any], str]:
-    """A started 2-player match whose first seat's view this process has read (and so knows
-    its token, seat and version, the listener being up): (match id, players, seat 0's tag)."""
+    """A started 2-player match, watched (app/watches.py), whose first seat's view this
+    process has read (and so knows its token, seat and version, the listener being up):
+    (match id, players, seat 0's tag)."""
     match_id, seated = full_match(client, players=2, **SETUP)
     view(client, match_id, seated[0])
     listening(app)
+    watch(app, match_id)
     return match_id, seated, view(client, match_id, seated[0]).headers["ETag"]
 
 
@@ -96,6 +107,13 @@ def eventually(check, seconds: float = 5.0) -> Any:  # noqa: ANN001
 def test_unchanged_polls_send_no_query_and_views_one(client: Any, app: Any) -> None:
     match_id, seated = full_match(client, players=2, **SETUP)
     ana = seated[0]
+    view(client, match_id, ana)
+    listening(app)
+    tag = view(client, match_id, ana).headers["ETag"]
+    # the first poll of a match nobody watches watches it (app/watches.py), then reads
+    with counted(app) as statements:
+        assert view(client, match_id, ana, tag).status_code == 304
+    assert statements == ["EXECUTE truco_watch", "EXECUTE truco_view_current"]
     for viewer in (ana, seated[1], None):
         first = view(client, match_id, viewer)
         listening(app)
@@ -292,6 +310,7 @@ def test_a_rendered_view_is_served_before_flask_with_the_same_answer(
     """A view whose rendering this process has is read (one shared statement) and sent before
     Flask: the same status, headers and body as Flask's path gives."""
     match_id, seated = full_match(client, players=2, **SETUP)
+    watch(app, match_id)  # (a stale If-None-Match would watch it first otherwise)
     for viewer in (seated[1], None):
         view(client, match_id, viewer)
         listening(app)

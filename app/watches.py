@@ -1,0 +1,57 @@
+"""Watched matches: an action is notified only while someone may need to hear of it.
+
+Every notification wakes a PostgreSQL backend and a greenlet in every app process: an
+action's cost 1.13 times over when nobody waits on its match (docs/benchmarks.md). So an
+action's notification (app/action_path.py: `_NOTIFY`) is sent only while its match is
+watched, which whoever needs it says first, in `match_watches`:
+
+- a long poll (a match's view, its events, an action's `?wait`, a player's inbox: each of
+  the player's matches), for its whole wait (app/waiting.py: `wait_for`'s `watch`);
+- a conditional GET answered from what the process heard (app/view_shortcut.py), so that
+  the next ones need no query.
+
+Every other change (a creation, a join, a resignation, a bot's move, a deadline) is always
+notified.
+
+Why nothing is missed: the action's check runs after its commit (the notification's own
+transaction), and a watcher commits its watch before it reads. Either the action's check
+starts after the watch is committed, and sees it (a notification), or it started before:
+then the action had committed even earlier, and the watcher's read, which starts after its
+own commit, sees it. What a process heard of a match is trusted only from a read that saw
+the match watched, and only until that watch ends (app/known.py); a watch is renewed before
+it runs out, for as long as it is needed.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from app import prepared
+from app.action_path import own_connection
+from app.prepared import Statement
+
+SECONDS = 120
+"""How long a watch lasts at least (a long poll's watch covers its wait and then this)."""
+RENEW_SECONDS = 60
+"""A conditional GET renews the watch of a match it trusts for less than this long."""
+
+WATCH = Statement("truco_watch", """
+INSERT INTO match_watches (match_id, until)
+SELECT m.id, now() + make_interval(secs => %(seconds)s)
+  FROM matches m WHERE m.id = ANY(%(match_ids)s)
+    ON CONFLICT (match_id) DO UPDATE SET until = greatest(match_watches.until, EXCLUDED.until)
+""", {"match_ids": "text[]", "seconds": "float8"})
+"""Watch each existing match of a list for at least `seconds` from now."""
+
+
+def watch(match_ids: Iterable[str], seconds: float, engine: Engine | None = None) -> None:
+    """Watch `match_ids` for at least `seconds` (committed when this returns: what the caller
+    reads afterwards is either current or followed by notifications)."""
+    ids = sorted(set(match_ids))
+    if not ids:
+        return
+    params: dict[str, Any] = {"match_ids": ids, "seconds": float(seconds)}
+    with own_connection(engine) as fairy:
+        prepared.run(fairy, [WATCH], params, begin=True, commit=True).close()
