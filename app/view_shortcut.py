@@ -7,19 +7,23 @@ answer:
 
 - `If-None-Match` naming the version the process has heard of (app/known.py) for this token
   and seat: 304, no query;
+- `If-None-Match` on a match whose version the process cannot trust yet: the match is watched
+  first (app/watches.py: from then on its actions are notified, so the next polls need no
+  query; requests asking at once share one watch), then read as below;
 - otherwise, for a token the process knows: the version and seat read in the database (one
   prepared statement on a pooled connection in autocommit, shared by every request in flight
   in the process: app/batched_reads.py), then a 304 if the tag matches, or the shared
   rendering of that version (rendered here, once per process, when it has none yet);
 - a long poll (`?wait=N`, a token the process knows, `If-None-Match` naming the version it
-  heard) waits here, without Flask's request and its layers on the waiting greenlet's stack
+  heard, or read after watching the match as above; a watch lasting the whole wait) waits
+  here, without Flask's request and its layers on the waiting greenlet's stack
   (the deepest part of what a waiter costs in memory), with the same rules as Flask's path:
   a slot of the caller's long-poll cap (over it, Flask answers 429), the client watched for a
   disconnect, an answer at once when the process stops; then a 304, or the version heard
   since it began from the shared rendering (rendered here once per version and seat).
 
 The answers carry exactly the headers Flask's path gives them (a test compares them).
-Everything else (a long poll with a tag the process has not heard of, an unknown token, a
+Everything else (a long poll whose tag is not the current one, an unknown token, a
 database error) goes on to Flask unchanged, which answers it as always (401, 404, 503...).
 """
 from __future__ import annotations
