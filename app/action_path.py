@@ -482,9 +482,8 @@ def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     (key, request hash, status, response body as sent, headers) to keep, if any. (When the
     write fails, the `COMMIT` is never run: :func:`own_connection` rolls the transaction
     back.)"""
-    parameters = _action_parameters(match, writes, seat, player_id, idempotency)
-    prepared.run(fairy, [_WRITE], parameters, commit=True, after_commit=[_NOTIFY]).close()
-    committed(writes.changes)
+    _write_and_commit(fairy, _WRITE, _action_parameters(
+        match, writes, seat, player_id, idempotency), writes)
 
 
 def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
@@ -500,12 +499,10 @@ def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     (:func:`own_connection` rolls this transaction back)."""
     assert not writes.deliveries, "an action with deliveries is written the locked way"
     try:
-        prepared.run(fairy, [_WRITE_IF_CURRENT], _action_parameters(
-            match, writes, seat, player_id, idempotency), begin=True, commit=True,
-            after_commit=[_NOTIFY]).close()
+        _write_and_commit(fairy, _WRITE_IF_CURRENT, _action_parameters(
+            match, writes, seat, player_id, idempotency), writes, begin=True)
     except (psycopg2.errors.DivisionByZero, psycopg2.errors.UniqueViolation):
         return False
-    committed(writes.changes)
     return True
 
 
@@ -525,20 +522,22 @@ def _action_parameters(match: Match, writes: BufferedWrites, seat: int, player_i
 def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat) -> None:
     """Store the changed `match` after a join that took (or accepted) `seat`, as
     :func:`write_and_commit` stores an action."""
-    _write_and_commit(fairy, _JOIN_WRITE, _document(match, writes, seats=[_seat_row(seat)]),
-                      writes)
+    _write_and_commit(fairy, _JOIN_WRITE, {
+        "w": _document(match, writes, seats=[_seat_row(seat)]), **_notifications(writes)},
+        writes)
 
 
 def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
     """Insert the new `match` (its row, seats, events, deliveries) and commit, in one round
     trip on `fairy`, in the transaction :func:`creation_load` began."""
-    _write_and_commit(fairy, _CREATE_WRITE, _document(
+    _write_and_commit(fairy, _CREATE_WRITE, {"w": _document(
         match, writes, id=match.id, ruleset=match.ruleset, players=match.players,
         target_score=match.target_score, visibility=match.visibility,
         invite_code=match.invite_code, created_by=match.created_by, seed=match.seed,
         fixed_deals=match.fixed_deals, config=match.config, turn_timeout=match.turn_timeout,
         on_timeout=match.on_timeout, created_at=match.created_at,
-        seats=[_seat_row(s) for s in match.seats]), writes)
+        seats=[_seat_row(s) for s in match.seats]),
+        **_notifications(writes)}, writes)
 
 
 def _seat_row(seat: Seat) -> dict[str, Any]:
@@ -585,8 +584,10 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
         _endpoints(endpoints), _caller(creator))
 
 
-def _write_and_commit(fairy: Any, statement: Statement, document: str,
-                      writes: BufferedWrites) -> None:
-    prepared.run(fairy, [statement], {"w": document, **_notifications(writes)},
-                 commit=True, after_commit=[_NOTIFY]).close()
+def _write_and_commit(fairy: Any, statement: Statement, params: dict[str, Any],
+                      writes: BufferedWrites, begin: bool = False) -> None:
+    """Every write of this path: `statement`, `COMMIT`, the notifications after it
+    (:data:`_NOTIFY`), in one message; then this process knows what it committed."""
+    prepared.run(fairy, [statement], params, begin=begin, commit=True,
+                 after_commit=[_NOTIFY]).close()
     committed(writes.changes)

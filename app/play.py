@@ -20,8 +20,8 @@ from app.match_store import append_events, bump, load_state, lock_match, notify,
 from app.models import Match, Player, Seat
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
 from app.webhook_events import enqueue_deadline_soon
-from app.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
 from app.waiting import heard_version
+from app.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
 from app.written import written
 from engine.bots import choose
 

@@ -9,7 +9,7 @@ answer:
   and seat: 304, no query;
 - `If-None-Match` on a match whose version the process cannot trust yet: the match is watched
   first (app/watches.py: from then on its actions are notified, so the next polls need no
-  query; requests asking at once share one watch), then read as below;
+  query), then read as below;
 - otherwise, for a token the process knows: the version and seat read in the database (one
   prepared statement on a pooled connection in autocommit, shared by every request in flight
   in the process: app/batched_reads.py), then a 304 if the tag matches, or the shared
@@ -29,19 +29,17 @@ database error) goes on to Flask unchanged, which answers it as always (401, 404
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from flask import Flask
 from sqlalchemy.engine import Engine
 
-from app import conditional, pollcap, prepared, watches
+from app import conditional, pollcap, prepared
 from app.action_path import own_connection, read_match
 from app.batched_reads import BatchedReads, ReadFailed
 from app.disconnect import ClientGone
 from app.extensions import db
-from app.known import WATCH_MARGIN_SECONDS
 from app.models import id_can_exist
 from app.prepared import Statement
 from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, etag_of
@@ -82,14 +80,6 @@ def wait_seconds(query: str) -> int | None:
     return int(found.group(1))
 
 
-class _Watching:
-    """A watch of a match being committed (:meth:`ViewShortcut._watch`)."""
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.ok = False
-
-
 class ViewShortcut:
     """WSGI middleware in front of the Flask app."""
 
@@ -98,8 +88,6 @@ class ViewShortcut:
         self._next = app.wsgi_app
         self._engine: Engine | None = None
         self._reads = BatchedReads(self._rows)
-        self._watch_lock = threading.Lock()
-        self._watching: dict[str, _Watching] = {}
         self._fixed = [("Cache-Control", PRIVATE_CACHE_CONTROL), *fixed_headers(app)]
 
     def __call__(self, environ: dict[str, Any],
@@ -132,8 +120,7 @@ class ViewShortcut:
                 # what this process hears of the match is trusted once it is watched
                 # (app/watches.py), so that the next polls and a long poll's wait need no
                 # query: watch it, then read it
-                if hub.known.watched_for(match_id) < watches.RENEW_SECONDS \
-                        and not self._watch(match_id):
+                if not self._watch(hub, match_id, 0):
                     return None
                 heard = now = self._read(hub.known, match_id, digest)
                 if now is None:
@@ -171,8 +158,7 @@ class ViewShortcut:
         """Wait for a change from the version `seen` names (heard as `heard`)."""
         if digest is None:
             return None  # (the cap counts callers without a token by address: Flask's path)
-        if hub.known.watched_for(heard.match_id) < wait + WATCH_MARGIN_SECONDS \
-                and not self._watch(heard.match_id):
+        if not self._watch(hub, heard.match_id, wait):
             return None  # (actions on it must wake this wait: app/watches.py)
         cap = self._app.config.get("MAX_POLLS_PER_CLIENT") or 0
         key = pollcap.token_key(digest)
@@ -225,28 +211,15 @@ class ViewShortcut:
                 return cursor.fetchall()
         return self._on_connection(fetch)
 
-    def _watch(self, match_id: str) -> bool:
-        """Watch `match_id` for :data:`watches.SECONDS` (app/watches.py: longer than any
-        wait), so that what this process hears of it can be trusted; False when the database
-        failed (Flask's path then answers). Requests that ask at once share one watch: a
-        request whose match is being watched waits for that watch to be committed."""
-        with self._watch_lock:
-            pending = self._watching.get(match_id)
-            mine = pending is None
-            if pending is None:
-                pending = self._watching[match_id] = _Watching()
-        if not mine:
-            return pending.done.wait(watches.SECONDS) and pending.ok
+    def _watch(self, hub: Any, match_id: str, wait: int) -> bool:
+        """Have `match_id` watched for a wait of `wait` seconds, unless it is already
+        (app/waiting.py: `Hub.watch`), so that what this process hears of it can be trusted;
+        False when the database failed (Flask's path then answers)."""
         try:
-            watches.watch([match_id], watches.SECONDS, self._app_engine())
-            pending.ok = True
+            hub.watch([match_id], wait, self._app_engine())
         except Exception:  # noqa: BLE001 - the database failed: Flask's path answers (503)
-            pending.ok = False
-        finally:
-            with self._watch_lock:
-                del self._watching[match_id]
-            pending.done.set()
-        return pending.ok
+            return False
+        return True
 
     def _app_engine(self) -> Engine:
         if self._engine is None:

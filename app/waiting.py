@@ -172,9 +172,10 @@ class Hub:
         for event in waiters:
             event.set()
 
-    def _watch(self, match_ids: Iterable[str], timeout: float, engine: Any) -> None:
-        """Make sure the actions on `match_ids` are notified for the whole wait (and some
-        time after: app/watches.py), before the first check."""
+    def watch(self, match_ids: Iterable[str], timeout: float, engine: Any = None) -> None:
+        """Make sure the actions on `match_ids` are notified for a wait of `timeout` (and
+        some time after: app/watches.py), unless what this process read says they are
+        already; before the wait's first check."""
         from app import watches  # (it uses app/action_path.py, which uses this module)
 
         needed = [m for m in match_ids
@@ -193,20 +194,18 @@ class Hub:
         `watch`: the matches whose actions must wake it (app/watches.py; every other change
         is notified anyway)."""
         with poll_slot():
+            self.watch(watch, timeout)
             return self.wait_for(keys, check, timeout, request.environ,
-                                 before_sleep=db.session.remove,  # (the connection goes back)
-                                 watch=watch)
+                                 before_sleep=db.session.remove)  # (the connection goes back)
 
     def wait_for(self, keys: Iterable[str], check: Callable[[], T | None], timeout: float,
                  environ: dict[str, Any],
-                 before_sleep: Callable[[], None] | None = None,
-                 watch: Iterable[str] = (), engine: Any = None) -> T | None:
+                 before_sleep: Callable[[], None] | None = None) -> T | None:
         """:meth:`wait_until` without Flask (app/view_shortcut.py): no poll slot is taken
-        here, the client is watched through the WSGI `environ`; `engine`: the app's
-        (app/watches.py uses it to watch the matches of `watch`)."""
+        here, the client is watched through the WSGI `environ` (and the caller has watched
+        the match: :meth:`watch`)."""
         self.ensure_listener()
         keys = list(keys)
-        self._watch(watch, timeout, engine)
         event = threading.Event()
         with self._lock:
             for key in keys:
