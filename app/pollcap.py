@@ -9,8 +9,9 @@ cap: 429 ``rate_limited`` with ``Retry-After``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from flask import current_app
 
@@ -47,16 +48,23 @@ def token_key(token_hash: str) -> str:
 @contextlib.contextmanager
 def poll_slot() -> Iterator[None]:
     """Hold one of the caller's long-poll slots for the block; 429 when none is free."""
+    release = hold_slot()
+    try:
+        yield
+    finally:
+        release()
+
+
+def hold_slot() -> Callable[[], None]:
+    """Take one of the caller's long-poll slots (429 when none is free) and return what
+    gives it back (a stream gives it back when its answer closes)."""
     cap = current_app.config.get("MAX_POLLS_PER_CLIENT") or 0
     key = client_key() if cap > 0 else ""
     if not take(key, cap):
         raise ApiError(429, "rate_limited",
                        f"At most {cap} long polls may wait at once per client; "
                        "retry when one has answered.", retry_after=RETRY_AFTER)
-    try:
-        yield
-    finally:
-        give_back(key, cap)
+    return functools.partial(give_back, key, cap)
 
 
 def take(key: str, cap: int) -> bool:

@@ -1,0 +1,87 @@
+"""Server-Sent Events routes: a match's stream and the caller's inbox stream (app/streams.py)."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, request, stream_with_context
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from app import streams
+from app.auth import optional_player, require_player
+from app.errors import ApiError
+from app.extensions import db
+from app.match_store import get_match
+from app.pollcap import hold_slot
+from app.rendering import PRIVATE_CACHE_CONTROL
+from app.schemas import AUTH_OPTIONAL, AUTH_REQUIRED, header_param
+
+blp = Blueprint("streams", __name__, url_prefix="/v1", description="Server-Sent Events")
+
+MAX_SEQ = 2**62
+LAST_EVENT_ID = header_param("Last-Event-ID", "the `id` of the last event received: the "
+                             "stream resumes after it (what EventSource sends on a reconnect)",
+                             pattern="^[0-9]+$")
+MATCH_STREAM = {"200": {"description": (
+    "`text/event-stream`: `event: event` (`id: <seq>`, `data:` an event as the event log "
+    "shows it to the caller) for each new event, then `event: view` (`data:` the caller's "
+    "view) after the events of each change; the view at once on connecting. A comment line "
+    "at least every 25 s."),
+    "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+INBOX_STREAM = {"200": {"description": (
+    "`text/event-stream`: `event: inbox` (`data:` what `GET /v1/me/matches?your_turn=true` "
+    "gives) at once and whenever it changes. A comment line at least every 25 s."),
+    "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+
+
+class StreamQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(0, MAX_SEQ), metadata={
+        "description": "resume after this event `seq` (as `Last-Event-ID`, which wins)"})
+
+
+def _last_event_id(args: dict[str, Any]) -> int | None:
+    """Where the stream resumes: `Last-Event-ID`, else `after`, else None (from now)."""
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None or raw.strip() == "":
+        return args.get("after")
+    if not raw.strip().isascii() or not raw.strip().isdigit() or int(raw) > MAX_SEQ:
+        raise ApiError(422, "validation_error", "Last-Event-ID must be an event seq (an "
+                       "integer of at least 0).", errors={"Last-Event-ID": ["Not an integer."]})
+    return int(raw)
+
+
+def event_stream(frames: Iterator[bytes]) -> Response:
+    """A streamed answer of `frames`, holding one of the caller's long-poll slots until it
+    closes (429 when none is free)."""
+    release = hold_slot()
+    db.session.remove()  # (each frame is read on a connection of its own)
+    response = Response(stream_with_context(frames), mimetype="text/event-stream",
+                        headers={"Cache-Control": PRIVATE_CACHE_CONTROL,
+                                 "X-Accel-Buffering": "no"})
+    response.call_on_close(release)
+    return response
+
+
+def _heartbeat() -> float:
+    return float(current_app.config["STREAM_HEARTBEAT_SECONDS"])
+
+
+@blp.route("/matches/<match_id>/stream", parameters=[LAST_EVENT_ID])
+@blp.arguments(StreamQuerySchema(), location="query")
+@blp.doc(operationId="streamMatch", responses=MATCH_STREAM, **AUTH_OPTIONAL)
+def match_stream(args: dict[str, Any], match_id: str) -> Response:
+    """The match as it changes: its events as the caller may see them, and the caller's
+    view after each change. Spectators may stream it too."""
+    after = _last_event_id(args)
+    optional_player()  # a bad token is a 401
+    get_match(match_id)  # 404
+    return event_stream(streams.match_frames(match_id, after, _heartbeat(), request.environ))
+
+
+@blp.route("/me/stream")
+@blp.doc(operationId="streamInbox", responses=INBOX_STREAM, **AUTH_REQUIRED)
+def inbox_stream() -> Response:
+    """The caller's matches that wait for them, at once and whenever that list changes."""
+    player = require_player()
+    return event_stream(streams.inbox_frames(player, _heartbeat(), request.environ))

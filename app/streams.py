@@ -1,0 +1,155 @@
+"""Server-Sent Events: a match's events and views, and a player's inbox, as they change.
+
+A stream is a long poll that goes on: between changes it sleeps on the process's hub
+(app/waiting.py) without a database connection, keeps the matches it follows watched
+(app/watches.py) for as long as it is held, sends a comment line every `heartbeat` seconds,
+and ends at once when the process stops (app/shutdown.py). The route holds one of the
+caller's long-poll slots (app/pollcap.py) from its first byte to its last.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from sqlalchemy import func, select
+
+from app import conditional, inbox, shutdown, watches
+from app.action_path import read_match
+from app.api.responses import json_bytes
+from app.disconnect import ClientGone
+from app.errors import ApiError
+from app.extensions import db
+from app.match_store import get_match
+from app.models import Event, Match, Player
+from app.rendering import event_json
+from app.waiting import hub
+from app.written import written
+
+KEEPALIVE = b": keepalive\n\n"
+INBOX_QUERY: dict[str, Any] = {"your_turn": True, "offset": 0, "limit": 50}
+"""What `GET /v1/me/matches?your_turn=true` reads by default: the body of an inbox event."""
+
+
+def frame(event: str, body: Any, seq: int | None = None) -> bytes:
+    """One SSE message: `id:` (when `seq` is given), `event:` and the body as one line of
+    JSON in `data:`."""
+    head = b"" if seq is None else b"id: %d\n" % seq
+    return head + b"event: " + event.encode() + b"\ndata: " + json_bytes(body).rstrip(b"\n") \
+        + b"\n\n"
+
+
+class Watching:
+    """The matches a stream keeps watched: each watched again once less than a heartbeat
+    and the margin is left of what this stream asked for."""
+
+    def __init__(self, heartbeat: float) -> None:
+        self._heartbeat = heartbeat
+        self._until: dict[str, float] = {}
+
+    def renew(self, match_ids: Iterable[str]) -> None:
+        now = time.monotonic()
+        due = [m for m in match_ids
+               if self._until.get(m, 0.0) - now < self._heartbeat + watches.SECONDS / 2]
+        if due:
+            watches.watch(due, self._heartbeat + watches.SECONDS)
+            for match_id in due:
+                self._until[match_id] = now + self._heartbeat + watches.SECONDS
+
+
+def sleep_until(keys: list[str], check: Callable[[], list[bytes] | None], heartbeat: float,
+                environ: dict[str, Any]) -> Iterator[bytes]:
+    """The frames `check` finds, each time it finds some, or a keepalive comment every
+    `heartbeat` seconds, until the client goes or the process stops; no database
+    connection is held between checks."""
+    found = hub()
+    while not shutdown.closing():
+        try:
+            frames = found.wait_for(keys, check, heartbeat, environ,
+                                    before_sleep=db.session.remove)
+        except ClientGone:
+            return
+        db.session.remove()
+        yield b"".join(frames) if frames else KEEPALIVE
+
+
+class MatchFollower:
+    """What a stream of one match has sent: the last event's `seq` and the view's version;
+    `changes` gives the frames of whatever came since."""
+
+    def __init__(self, match_id: str, after: int | None) -> None:
+        self.match_id = match_id
+        self.after = after
+        self.version: int | None = None
+
+    def changes(self) -> list[bytes] | None:
+        """The events after `after` up to the current version, then the view at that
+        version (nothing when the caller has seen that version)."""
+        now = conditional.current(self.match_id)
+        if now is not None and self.version is not None and now.version <= self.version:
+            return None
+        now = conditional.current(self.match_id, heard=False)
+        if now is None:
+            raise ApiError(404, "match_not_found", f"no match {self.match_id}")
+        (_, version, seat), body = conditional.renderings.get(
+            (self.match_id, now.version, now.seat), lambda: self._render(now))
+        if self.version is not None and version <= self.version:
+            return None
+        status = db.session.execute(
+            select(Match.status).where(Match.id == self.match_id)).scalar_one()
+        older = (Event.match_id == self.match_id, Event.version <= version)
+        if self.after is None:  # a new stream: from the view on
+            self.after = db.session.execute(
+                select(func.coalesce(func.max(Event.seq), 0)).where(*older)).scalar_one()
+        rows = db.session.execute(select(Event).where(*older, Event.seq > self.after)
+                                  .order_by(Event.seq)).scalars().all()
+        frames = [frame("event", event_json(e, seat, status == "finished"), e.seq)
+                  for e in rows]
+        if rows:
+            self.after = rows[-1].seq
+        self.version = version
+        return [*frames, b"event: view\ndata: " + body.rstrip(b"\n") + b"\n\n"]
+
+    def _render(self, now: conditional.Current) -> tuple[conditional.Key, bytes]:
+        match = written.get(self.match_id, now.version) or read_match(self.match_id) \
+            or get_match(self.match_id)
+        return conditional.rendered(match, now.player_id)
+
+
+def match_frames(match_id: str, after: int | None, heartbeat: float,
+                 environ: dict[str, Any]) -> Iterator[bytes]:
+    """A match's stream: its view at once (after the events since `after`, when given),
+    then each change's events and view."""
+    follower = MatchFollower(match_id, after)
+    watching = Watching(heartbeat)
+
+    def check() -> list[bytes] | None:
+        watching.renew([match_id])  # (committed before the read: nothing is missed)
+        return follower.changes()
+
+    first = check()
+    db.session.remove()
+    yield b"retry: 2000\n\n" + b"".join(first or ())
+    yield from sleep_until([match_id], check, heartbeat, environ)
+
+
+def inbox_frames(player: Player, heartbeat: float,
+                 environ: dict[str, Any]) -> Iterator[bytes]:
+    """A player's inbox stream: the matches that wait for them at once, and again whenever
+    that list changes."""
+    watching = Watching(heartbeat)
+    sent: list[str] = []
+
+    def check() -> list[bytes] | None:
+        watching.renew(inbox.open_matches(player))  # (a match joined later: its join wakes)
+        listed = inbox.page(player, INBOX_QUERY)
+        tag = inbox.list_tag(listed)
+        if sent and sent[-1] == tag:
+            return None
+        sent[:] = [tag]
+        return [frame("inbox", listed)]
+
+    first = check()
+    db.session.remove()
+    yield b"retry: 2000\n\n" + b"".join(first or ())
+    yield from sleep_until([player.id], check, heartbeat, environ)
