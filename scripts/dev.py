@@ -193,6 +193,7 @@ def serve(args: list[str]) -> int:
         host = env["BIND_HOST"] if env["BIND_HOST"] not in ("", "0.0.0.0") else "127.0.0.1"
         log(f"serving on http://{host}:{env['PORT']}/ (docs at /docs), with a background "
             "worker for the bots; Ctrl-C stops")
+        log(f"play in a browser: http://{host}:{env['PORT']}/play/")
         return gunicorn.wait()
     except _Stop:
         return 0

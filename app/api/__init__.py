@@ -16,6 +16,7 @@ def register_blueprints(app: Flask) -> None:
                    streams):
         api.register_blueprint(module.blp)
     app.register_blueprint(health.docs_bp)
-    from app.api import landing
+    from app.api import landing, webclient
 
     app.register_blueprint(landing.bp)
+    app.register_blueprint(webclient.bp)

@@ -34,6 +34,8 @@ LANDING_PAGE = """<!DOCTYPE html>
   <h1>Truco server</h1>
   <p>An HTTP game server for Truco Paulista and Truco Mineiro (2, 4 or 6 players).
      Every endpoint lives under <code>/v1</code>.</p>
+  <p><strong><a href="/play/">Play in your browser</a></strong>: the reference client at
+     <code>/play/</code>, against the computer or with friends.</p>
   <ul>
     <li><a href="/docs">/docs</a>: interactive API documentation</li>
     <li><a href="/openapi.yaml">/openapi.yaml</a>: the contract, machine-readable (OpenAPI 3)</li>

@@ -1,0 +1,50 @@
+// Small DOM helpers: elements with attributes and children, and the live region.
+
+/** `h("button", {class: "x", onclick}, "text", child)`: an element. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else if (name === "class") el.className = value;
+    else if (name === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Say `text` to screen readers (the page's polite live region). */
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region) return;
+  const line = h("p", {}, text);
+  region.append(line);
+  while (region.childElementCount > 5) region.firstElementChild.remove();
+}
+
+/** Show `text` as the page's error line (empty: clear it). */
+export function showError(text) {
+  const el = document.getElementById("error");
+  if (el) el.textContent = text || "";
+}
+
+/** Copy `text`, then say so on `button`. */
+export async function copyText(text, button, done) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = h("textarea", { class: "offscreen", "aria-hidden": "true" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  const before = button.textContent;
+  button.textContent = done;
+  setTimeout(() => { button.textContent = before; }, 1500);
+}

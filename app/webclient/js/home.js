@@ -1,0 +1,161 @@
+// The home screen: registering, the new-match form (against bots, or for friends with an
+// invite link), and the inbox of my matches, live from /v1/me/stream.
+
+import * as api from "./api.js";
+import { copyText, h, showError } from "./dom.js";
+import { t } from "./i18n.js";
+
+const TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
+
+function timeoutLabel(seconds) {
+  if (seconds === null) return t("noLimit");
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 3600) return `${seconds / 60} min`;
+  if (seconds < 86400) return `${seconds / 3600} h`;
+  return seconds === 86400 ? "1 d" : `${seconds / 86400} d`;
+}
+
+function select(name, label, choices, chosen) {
+  const id = `f-${name}`;
+  return h("div", { class: "field" },
+    h("label", { for: id }, label),
+    h("select", { id, name },
+      choices.map(([value, text]) => h("option", { value, selected: value === chosen }, text))));
+}
+
+/** The registration form; `then()` runs once the player has a token. */
+export function registerForm(then, note = null) {
+  const name = h("input", { id: "f-name", "data-testid": "name", name: "name", required: true,
+    maxlength: 32, autocomplete: "nickname" });
+  const paste = h("input", { id: "f-token", name: "token", autocomplete: "off" });
+  const form = h("form", { class: "panel", onsubmit: async (e) => {
+    e.preventDefault();
+    showError("");
+    try {
+      await api.register(name.value);
+      then();
+    } catch (error) { showError(error.message); }
+  } },
+  h("h2", {}, t("register")),
+  note && h("p", {}, note),
+  h("div", { class: "field" }, h("label", { for: "f-name" }, t("yourName")), name),
+  h("button", { type: "submit", class: "primary", "data-testid": "register" }, t("register")));
+  const adopt = h("details", { class: "panel" },
+    h("summary", {}, t("useToken")),
+    h("div", { class: "field" }, h("label", { for: "f-token" }, "Token"), paste),
+    h("button", { type: "button", onclick: async () => {
+      showError("");
+      try {
+        await api.adopt(paste.value.trim());
+        then();
+      } catch (error) { showError(error.message); }
+    } }, t("useTokenButton")));
+  return h("div", { class: "stack" }, form, adopt);
+}
+
+function optionFields(rulesets) {
+  const paulista = rulesets.items.find((r) => r.name === "paulista") || rulesets.items[0];
+  const fields = Object.entries(paulista.options)
+    .filter(([, spec]) => Array.isArray(spec.values))
+    .map(([option, spec]) => select(`opt-${option}`, option.replaceAll("_", " "),
+      spec.values.map((v) => [JSON.stringify(v), String(v)]), JSON.stringify(spec.default)));
+  return h("details", { class: "options" }, h("summary", {}, t("moreOptions")), ...fields);
+}
+
+function createBody(form, humans) {
+  const data = new FormData(form);
+  const players = Number(data.get("players"));
+  const level = data.get("level");
+  const timeout = data.get("turn_timeout");
+  const options = {};
+  for (const [key, value] of data.entries()) {
+    if (key.startsWith("opt-")) options[key.slice(4)] = JSON.parse(value);
+  }
+  // friends sit first beside me (my partners), then across; bots take every other seat
+  const order = [...Array(players).keys()].filter((s) => s !== 0)
+    .sort((a, b) => (a % 2) - (b % 2) || a - b);
+  const friendSeats = new Set(order.slice(0, humans));
+  const bots = order.filter((s) => !friendSeats.has(s)).map((seat) => ({ seat, level }));
+  return {
+    players, ruleset: data.get("ruleset"), seat: 0, bots, visibility: "private",
+    turn_timeout: timeout === "" ? null : Number(timeout),
+    on_timeout: data.get("on_timeout"), options,
+  };
+}
+
+/** The new-match form: bots in every other seat, or seats left for invited friends. */
+export function newMatchForm(rulesets, go) {
+  const friends = select("friends", t("friends"), [["1", "1"], ["2", "2"], ["3", "3"], ["4", "4"],
+    ["5", "5"]], "1");
+  const form = h("form", { class: "panel", "data-testid": "new-match", onsubmit: async (e) => {
+    e.preventDefault();
+    const humans = e.submitter && e.submitter.dataset.testid === "invite"
+      ? Number(new FormData(form).get("friends")) : 0;
+    const body = createBody(form, humans);
+    if (humans >= body.players) {
+      showError(`${t("friends")}: ≤ ${body.players - 1}`);
+      return;
+    }
+    showError("");
+    try {
+      const view = await api.call("POST", "/v1/matches", body);
+      go(`#/match/${view.id}`);
+    } catch (error) { showError(error.message); }
+  } },
+  h("h2", {}, t("newMatch")),
+  h("div", { class: "fields" },
+    select("players", t("players"), [["2", "2"], ["4", "4"], ["6", "6"]], "2"),
+    select("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, r.name]), "paulista"),
+    select("level", t("level"), rulesets.bot_levels.map((l) => [l, l]), "easy"),
+    select("turn_timeout", t("turnTimeout"),
+      TIMEOUTS.map((s) => [s === null ? "" : String(s), timeoutLabel(s)]), ""),
+    select("on_timeout", t("onTimeout"), [["auto_play", t("autoPlay")],
+      ["forfeit", t("forfeit")]], "auto_play")),
+  optionFields(rulesets),
+  h("div", { class: "buttons" },
+    h("button", { type: "submit", class: "primary", "data-testid": "start" }, t("start"))),
+  h("div", { class: "fields friends" }, friends,
+    h("button", { type: "submit", "data-testid": "invite" }, t("invite"))));
+  return form;
+}
+
+function inboxItem(item) {
+  const status = item.invitation ? t("invitation") : item.your_turn ? t("yourTurn")
+    : item.status === "finished" ? t("finished") : t("waitingFor");
+  return h("li", { class: `inbox-item${item.your_turn ? " mine" : ""}`, dataset: {
+    matchId: item.id, yourTurn: String(item.your_turn) } },
+  h("a", { href: `#/match/${item.id}` },
+    h("span", { class: "badge" }, status),
+    h("span", {}, `${item.players} · ${item.ruleset}`),
+    h("span", { class: "score" }, `${item.score[0]} × ${item.score[1]}`)));
+}
+
+/** The inbox: all my matches (my turn first), refreshed on every `inbox` event. */
+export function inboxPanel() {
+  const list = h("ul", { class: "inbox", "data-testid": "inbox", "aria-live": "polite" });
+  const panel = h("section", { class: "panel", "aria-labelledby": "inbox-title" },
+    h("h2", { id: "inbox-title" }, t("inbox")), list);
+  async function refresh() {
+    try {
+      const page = await api.call("GET", "/v1/me/matches?limit=50");
+      list.replaceChildren(...(page.items.length ? page.items.map(inboxItem)
+        : [h("li", { class: "empty" }, t("noMatches"))]));
+    } catch (error) { showError(error.message); }
+  }
+  const live = api.stream("/v1/me/stream", (message) => {
+    if (message.event === "inbox") refresh();
+  });
+  return { panel, close: () => live.close() };
+}
+
+/** Who I am, my token to copy to another device, and a way to forget it here. */
+export function whoAmI(rerender) {
+  const player = api.me();
+  const copyButton = h("button", { type: "button", onclick: (e) =>
+    copyText(api.token(), e.currentTarget, t("copied")) }, t("copy"));
+  return h("details", { class: "panel who" },
+    h("summary", {}, `${t("registered")} ${player ? player.name : "?"}`),
+    h("p", {}, t("tokenHelp")),
+    h("code", { class: "token", "data-testid": "token" }, api.token()), " ", copyButton, " ",
+    h("button", { type: "button", onclick: () => { api.forget(); rerender(); } }, t("signOut")));
+}

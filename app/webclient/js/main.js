@@ -1,0 +1,80 @@
+// The client's screens by the URL's hash: "#/" home (register, new match, inbox),
+// "#/match/<id>" a table, "#/join/<id>/<invite code>" an invitation.
+
+import * as api from "./api.js";
+import { h, showError } from "./dom.js";
+import { lang, setLang, t } from "./i18n.js";
+import { inboxPanel, newMatchForm, registerForm, whoAmI } from "./home.js";
+import { tableScreen } from "./table.js";
+
+const main = document.getElementById("main");
+let screen = null;
+let rulesets = null;
+
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+async function home() {
+  if (!api.token()) return { node: registerForm(route), close() {} };
+  rulesets = rulesets || await api.call("GET", "/v1/rulesets");
+  const inbox = inboxPanel();
+  const node = h("div", { class: "home" }, whoAmI(route), newMatchForm(rulesets, go),
+    inbox.panel);
+  return { node, close: inbox.close };
+}
+
+async function join(matchId, code) {
+  const enter = async () => {
+    try {
+      await api.call("POST", `/v1/matches/${matchId}/join`, code ? { invite_code: code } : {});
+      go(`#/match/${matchId}`);
+    } catch (error) {
+      showError(error.message);
+    }
+  };
+  if (!api.token()) {
+    return { node: registerForm(enter, t("joinPrompt")), close() {} };
+  }
+  await enter();
+  return null;
+}
+
+async function route() {
+  if (screen) screen.close();
+  screen = null;
+  showError("");
+  const parts = location.hash.replace(/^#\/?/, "").split("/");
+  try {
+    if (parts[0] === "match" && parts[1]) screen = tableScreen(parts[1], go);
+    else if (parts[0] === "join" && parts[1]) screen = await join(parts[1], parts[2]);
+    else screen = await home();
+  } catch (error) {
+    showError(error.message);
+    if (error.status === 401) {
+      api.forget();
+      screen = await home();
+    }
+  }
+  if (screen) main.replaceChildren(screen.node);
+  const focus = main.querySelector("h1, h2, [data-testid=table]");
+  if (focus) focus.setAttribute("tabindex", "-1");
+}
+
+function header() {
+  const switcher = document.getElementById("lang");
+  switcher.textContent = t("language");
+  switcher.setAttribute("lang", lang() === "pt" ? "en" : "pt-BR");
+  switcher.onclick = () => {
+    setLang(lang() === "pt" ? "en" : "pt");
+    header();
+    route();
+  };
+  document.getElementById("tagline").textContent = t("tagline");
+}
+
+setLang(lang());
+header();
+window.addEventListener("hashchange", route);
+route();

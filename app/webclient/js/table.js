@@ -1,0 +1,337 @@
+// The table: a match's view drawn as a card table, kept current from its stream. Others'
+// moves are shown one at a time; every control comes from `legal_actions`.
+
+import * as api from "./api.js";
+import { cardElement, cardName } from "./cards.js";
+import { announce, copyText, h, showError } from "./dom.js";
+import { t } from "./i18n.js";
+import { actionLabel, callWord, describe, seatName, teamName } from "./words.js";
+
+const PLACES = {
+  2: ["bottom", "top"],
+  4: ["bottom", "right", "top", "left"],
+  6: ["bottom", "bottom-right", "top-right", "top", "top-left", "bottom-left"],
+};
+const STEP_MS = 700;
+const BRIEF_MS = 250;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function mySeat(view) {
+  return view.you ? view.you.seat : 0;
+}
+
+function actionButton(action, text, attrs = {}) {
+  return h("button", { type: "button", class: "action", "data-action": JSON.stringify(action),
+    ...attrs }, text);
+}
+
+function seatBox(view, seat, trick) {
+  const info = view.seats[seat];
+  const place = PLACES[view.players][(seat - mySeat(view) + view.players) % view.players];
+  const toAct = view.status === "active" && view.hand && view.hand.to_act.includes(seat);
+  const play = trick ? trick.plays.find((p) => p.seat === seat) : null;
+  const partners = view.hand && view.hand.partner_cards ? view.hand.partner_cards[seat] : null;
+  const mine = view.you && view.you.seat === seat;
+  const backs = mine ? [] : Array.from({ length: info.cards_in_hand }, () =>
+    cardElement(null, { small: true, label: t("hidden") }));
+  return h("div", { class: `seat place-${place} team-${seat % 2}${toAct ? " to-act" : ""}`,
+    "data-seat": seat, "aria-label": `${seatName(view, seat)}${toAct ? `, ${t("toAct")}` : ""}` },
+  h("div", { class: "name" }, seatName(view, seat),
+    toAct && h("span", { class: "turn-dot", "aria-hidden": "true" }, " ●")),
+  partners ? h("div", { class: "partner-cards", "aria-label": t("partnerCards") },
+    partners.map((c) => cardElement(c, { small: true })))
+    : h("div", { class: "backs", "aria-label": `${info.cards_in_hand}` }, backs),
+  h("div", { class: "played" }, play ? cardElement(play.card, {
+    label: play.card ? cardName(play.card) : t("faceDown") }) : null));
+}
+
+function center(view) {
+  const hand = view.hand;
+  if (!hand) return h("div", { class: "center" });
+  const tricks = hand.tricks.filter((tr) => tr.winner_team !== null || tr.tie);
+  const pending = hand.pending;
+  let question = null;
+  if (pending && pending.kind === "raise") {
+    question = `${seatName(view, pending.by_seat)} ${t("calledBy")} ${callWord(view.ruleset, pending.to)}`;
+  } else if (pending && pending.kind === "mao_de_onze") {
+    question = t("pending11");
+  }
+  return h("div", { class: "center" },
+    hand.vira ? h("div", { class: "vira" }, h("span", { class: "label" }, t("vira")),
+      cardElement(hand.vira, { label: `${t("vira")}: ${cardName(hand.vira)}` })) : null,
+    h("div", { class: "manilhas" }, h("span", { class: "label" }, t("manilhas")),
+      h("span", { class: "list" }, hand.manilhas.map((c) => cardElement(c, { small: true })))),
+    h("ol", { class: "tricks", "aria-label": t("trick") }, tricks.map((tr, i) => h("li", {
+      class: `trick-mark ${tr.tie ? "tie" : `team-${tr.winner_team}`}` },
+    `${i + 1}: ${tr.tie ? t("tie") : teamName(view, tr.winner_team)}`))),
+    hand.special ? h("div", { class: "special" }, hand.special.replaceAll("_", " ")) : null,
+    question ? h("div", { class: "question", role: "status" }, question) : null);
+}
+
+function scoreboard(view, deadline) {
+  const mine = view.you ? view.you.team : 0;
+  const other = 1 - mine;
+  return h("header", { class: "scoreboard" },
+    h("div", { class: "teams" },
+      h("span", { class: `team team-${mine}` }, `${teamName(view, mine)} `,
+        h("strong", { "data-testid": "score-us" }, view.score[mine])),
+      h("span", { class: "versus", "aria-hidden": "true" }, "×"),
+      h("span", { class: `team team-${other}` }, h("strong", { "data-testid": "score-them" },
+        view.score[other]), ` ${teamName(view, other)}`)),
+    view.rules && view.rules.games_to_win > 1
+      ? h("span", {}, `${t("games")} ${view.games[mine]}–${view.games[other]}`) : null,
+    view.hand ? h("span", { class: "stake" }, `${t("stake")} ${view.hand.stake}`) : null,
+    deadline);
+}
+
+function handRow(view, live) {
+  const actions = live ? view.legal_actions : [];
+  const plays = actions.filter((a) => a.type === "play");
+  const cards = view.hand && view.hand.cards ? view.hand.cards : [];
+  const items = cards.map((code, slot) => {
+    const up = plays.find((a) => !a.face_down && (code ? a.card === code : a.slot === slot));
+    const down = plays.find((a) => a.face_down && a.card === code && code);
+    const name = code ? cardName(code) : `${t("slot")} ${slot + 1} (${t("hidden")})`;
+    const face = up
+      ? cardElement(code, { tag: "button", label: name })
+      : cardElement(code, { label: name });
+    if (up) {
+      face.type = "button";
+      face.classList.add("playable");
+      face.dataset.action = JSON.stringify(up);
+    }
+    return h("div", { class: "hand-card" }, face,
+      down ? actionButton(down, t("playFaceDown"), { class: "action face-down",
+        "aria-label": `${t("playFaceDown")}: ${name}` }) : null);
+  });
+  return h("div", { class: "hand", role: "group", "aria-label": t("yourCards") }, items);
+}
+
+function controls(view, live) {
+  const others = (live ? view.legal_actions : []).filter((a) => a.type !== "play");
+  return h("div", { class: "controls", role: "group" },
+    others.map((a) => actionButton(a, actionLabel(view, a), {
+      class: `action ${a.type}` })));
+}
+
+function calls(view) {
+  const list = (view.hand && view.hand.calls) ?? [];
+  if (!list.length) return null;
+  return h("div", { class: "calls" }, h("h3", {}, t("calls")), h("ol", {}, list.map((c) =>
+    h("li", {}, `${seatName(view, c.seat)}: ${c.action === "raise" ? callWord(view.ruleset, c.to)
+      : c.action === "accept" ? (c.kind === "mao_de_onze" ? "Jogo" : "Desce") : "Corro"}`))));
+}
+
+function lastHand(view) {
+  const last = view.last_hand;
+  if (!last) return null;
+  const reason = t("reasons")[last.reason] || last.reason;
+  return h("div", { class: "last-hand", "data-testid": "last-hand" },
+    h("h3", {}, `${t("handOver")} ${last.number}`),
+    h("p", {}, last.winner_team === null ? reason
+      : `${teamName(view, last.winner_team)} +${last.points} ${t("points")} (${reason})`),
+    h("div", { class: "last-tricks" }, last.tricks.map((tr) => h("div", { class: "last-trick" },
+      tr.plays.map((p) => cardElement(p.card, { small: true,
+        label: `${seatName(view, p.seat)}: ${p.card ? cardName(p.card) : t("faceDown")}` }))))));
+}
+
+function fairness(view) {
+  const f = view.fairness;
+  if (!f) return null;
+  return h("details", { class: "fairness" }, h("summary", {}, t("fairness")),
+    h("p", {}, `${t("commitment")}: `, h("code", {}, f.commitment)),
+    f.secret ? h("p", {}, `${t("secret")}: `, h("code", {}, f.secret)) : null);
+}
+
+/** The table screen for match `matchId`; `go(hash)` navigates. Returns `{node, close}`. */
+export function tableScreen(matchId, go) {
+  const node = h("section", { class: "table-screen", "data-testid": "table",
+    "data-match-id": matchId, "data-status": "waiting", "data-version": "0" });
+  const log = h("ol", { class: "log", "aria-label": t("log") });
+  let shown = null; // what is drawn
+  let current = null; // the newest view received
+  const queue = [];
+  let draining = false;
+  let ticker = null;
+
+  function deadlineNode(view) {
+    if (!view.deadline || view.status !== "active") return null;
+    const el = h("span", { class: "deadline", "data-testid": "deadline" });
+    const due = Date.parse(view.deadline);
+    const tick = () => {
+      const left = Math.max(0, Math.round((due - Date.now()) / 1000));
+      const m = Math.floor(left / 60);
+      el.textContent = `${t("deadline")} ${m >= 60 ? `${Math.floor(m / 60)} h ` : ""}` +
+        `${m % 60}:${String(left % 60).padStart(2, "0")}`;
+    };
+    tick();
+    clearInterval(ticker);
+    ticker = setInterval(tick, 1000);
+    return el;
+  }
+
+  function finishedBanner(view) {
+    if (view.status !== "finished" && view.status !== "cancelled") return null;
+    const mine = view.you ? view.you.team : null;
+    const headline = mine === null || view.winner_team === null ? t("over")
+      : view.winner_team === mine ? t("won") : t("lost");
+    const reason = view.end_reason ? (t("reasons")[view.end_reason] || view.end_reason) : null;
+    const buttons = [];
+    if ("rematch_id" in view && view.you) {
+      buttons.push(view.rematch_id
+        ? h("a", { class: "button", href: `#/match/${view.rematch_id}` }, t("rematch"))
+        : h("button", { type: "button", "data-testid": "rematch", onclick: async () => {
+          try {
+            const next = await api.call("POST", `/v1/matches/${view.id}/rematch`);
+            go(`#/match/${next.id}`);
+          } catch (error) { showError(error.message); }
+        } }, t("rematch")));
+    }
+    if ("end_reason" in view && view.status === "finished") {  // (served beside end_reason)
+      buttons.push(h("button", { type: "button", "data-testid": "replay",
+        onclick: () => replay(0) }, t("replay")));
+    }
+    return h("div", { class: "finished", "data-testid": "result", role: "status" },
+      h("h2", {}, headline),
+      h("p", {}, `${teamName(view, mine ?? 0)} ${view.score[mine ?? 0]} × ` +
+        `${view.score[1 - (mine ?? 0)]} ${teamName(view, 1 - (mine ?? 0))}`),
+      reason ? h("p", { "data-testid": "end-reason" }, `${t("endedBy")}: ${reason}`) : null,
+      buttons.length ? h("div", { class: "buttons" }, buttons) : null,
+      fairness(view));
+  }
+
+  function waitingPanel(view) {
+    if (view.status !== "waiting") return null;
+    const link = view.invite_code
+      ? `${location.origin}/play/#/join/${view.id}/${view.invite_code}` : null;
+    return h("div", { class: "waiting panel" }, h("p", {}, t("waitingPlayers")),
+      link ? h("p", {}, h("code", { "data-testid": "invite-link" }, link), " ",
+        h("button", { type: "button", onclick: (e) => copyText(link, e.currentTarget,
+          t("copied")) }, t("copy"))) : null);
+  }
+
+  function draw(view, live, extra = null) {
+    const trick = view.hand ? view.hand.tricks[view.hand.tricks.length - 1] : null;
+    const felt = h("div", { class: `felt players-${view.players}` },
+      view.seats.map((s) => seatBox(view, s.seat, trick)), center(view));
+    node.replaceChildren(...[
+      h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
+      scoreboard(view, deadlineNode(view)),
+      extra,
+      waitingPanel(view),
+      !view.you ? h("p", { class: "note" }, t("spectator")) : null,
+      felt,
+      controls(view, live),
+      view.you ? handRow(view, live) : null,
+      finishedBanner(view),
+      h("aside", { class: "side" }, lastHand(view), calls(view),
+        h("details", { class: "log-box" }, h("summary", {}, t("log")), log)),
+    ].filter(Boolean));
+  }
+
+  function render(view, live = true) {
+    shown = view;
+    draw(view, live);
+    if (live) {
+      node.dataset.status = view.status;
+      node.dataset.version = String(view.version);
+    }
+  }
+
+  async function replay(step) {
+    try {
+      const page = await api.call("GET", `/v1/matches/${matchId}/replay?step=${step}`);
+      const bar = h("div", { class: "replay-bar", role: "group", "aria-label": t("replay") },
+        h("button", { type: "button", disabled: page.step <= 0,
+          onclick: () => replay(page.step - 1) }, t("prev")),
+        h("span", {}, `${t("step")} ${page.step} / ${page.steps}`),
+        h("button", { type: "button", disabled: page.step >= page.steps,
+          onclick: () => replay(page.step + 1) }, t("next")),
+        h("button", { type: "button", onclick: () => render(current) }, "×"));
+      draw(page.view, false, bar);
+    } catch (error) { showError(error.message); }
+  }
+
+  function patchPlay(event) {
+    // a card falling on the table shown before the view that follows it
+    const view = structuredClone(shown);
+    const hand = view.hand;
+    if (!hand) return;
+    let trick = hand.tricks[hand.tricks.length - 1];
+    if (!trick || trick.plays.length >= view.players || trick.winner_team !== null || trick.tie) {
+      trick = { plays: [], winner_team: null, tie: false };
+      hand.tricks.push(trick);
+    }
+    trick.plays.push({ seat: event.seat, card: event.card, face_down: event.face_down });
+    view.seats[event.seat].cards_in_hand = Math.max(0, view.seats[event.seat].cards_in_hand - 1);
+    hand.to_act = [];
+    shown = view;
+    draw(view, false);
+  }
+
+  async function drain() {
+    if (draining) return;
+    draining = true;
+    try {
+      while (queue.length) {
+        const message = queue.shift();
+        const body = JSON.parse(message.data);
+        if (message.event === "view") {
+          current = body;
+          if (!shown || body.version >= shown.version || body.status !== shown.status) {
+            render(body);
+          }
+          continue;
+        }
+        if (message.event !== "event" || !shown) continue;
+        const text = describe(shown, body);
+        if (text) {
+          log.prepend(h("li", {}, text));
+          announce(text);
+        }
+        const news = body.version > Number(node.dataset.version);
+        const hurry = queue.length > 12;
+        const theirs = !shown.you || body.seat !== shown.you.seat;
+        if (news && body.type === "card_played" && theirs) {
+          patchPlay(body);
+          if (!hurry) await sleep(STEP_MS);
+        } else if (news && text && !hurry && body.type !== "hand_dealt") {
+          await sleep(BRIEF_MS);
+        }
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  async function send(action) {
+    showError("");
+    node.querySelectorAll("[data-action]").forEach((b) => { b.disabled = true; });
+    try {
+      const view = await api.call("POST", `/v1/matches/${matchId}/actions`, action,
+        { "Idempotency-Key": crypto.randomUUID() });
+      current = view;
+      if (view.version > Number(node.dataset.version)) render(view);
+    } catch (error) {
+      showError(error.message);
+      try { render(await api.call("GET", `/v1/matches/${matchId}`)); } catch { /* shown */ }
+    }
+  }
+
+  node.addEventListener("click", (e) => {
+    const button = e.target.closest("[data-action]");
+    if (button && !button.disabled) send(JSON.parse(button.dataset.action));
+  });
+
+  const live = api.stream(`/v1/matches/${matchId}/stream`, (message) => {
+    queue.push(message);
+    drain();
+  }, (state, error) => {
+    if (state === "failed") node.replaceChildren(h("p", { class: "panel" },
+      error && error.status === 404 ? t("notFound") : error.message),
+    h("a", { href: "#/" }, t("back")));
+  });
+
+  return { node, close: () => { live.close(); clearInterval(ticker); } };
+}

@@ -1,0 +1,64 @@
+// How the table names things: the calls of a raise ladder, the answers, seats and teams,
+// and a sentence for each event.
+
+import { cardName } from "./cards.js";
+import { t } from "./i18n.js";
+
+const CALLS = {
+  paulista: { 3: "Truco!", 6: "Seis!", 9: "Nove!", 12: "Doze!" },
+  mineiro: { 4: "Truco!", 6: "Seis!", 10: "Dez!", 12: "Doze!" },
+};
+
+/** "Truco!" for a raise to 3 in Paulista, "Dez!" for 10 in Mineiro... */
+export function callWord(ruleset, to) {
+  return (CALLS[ruleset] || CALLS.paulista)[to] || `Truco! (${to})`;
+}
+
+/** The button text of a non-card action, as the table says it. */
+export function actionLabel(view, action) {
+  const eleven = view.hand && view.hand.pending && view.hand.pending.kind === "mao_de_onze";
+  if (action.type === "raise") return callWord(view.ruleset, action.to);
+  if (action.type === "accept") return eleven ? "Jogo" : "Desce";
+  if (action.type === "refuse") return "Corro";
+  return action.type;
+}
+
+/** "ana", "you", "computer (easy)" for a seat of `view`. */
+export function seatName(view, seat) {
+  if (view.you && view.you.seat === seat) return t("you");
+  const s = view.seats[seat];
+  if (!s) return `${t("seat")} ${seat + 1}`;
+  if (s.player && !s.player.bot) return s.player.name;
+  if (s.bot_level) return `${t("bot")} ${seat + 1} (${s.bot_level})`;
+  if (s.player) return s.player.name;
+  return `${t("seat")} ${seat + 1} (${s.invited ? t("invited") : t("emptySeat")})`;
+}
+
+/** "Us" / "Them" (or "Team 1" / "Team 2" for a spectator). */
+export function teamName(view, team) {
+  if (team === null || team === undefined) return t("tie");
+  if (!view.you) return `${t("table")} ${team + 1}`;
+  return team === view.you.team ? t("us") : t("them");
+}
+
+/** One sentence for an event, or null for those a person need not hear. */
+export function describe(view, event) {
+  const words = t("events");
+  const who = event.seat !== undefined ? seatName(view, event.seat) : "";
+  switch (event.type) {
+    case "card_played":
+      return words.played(who, event.card ? cardName(event.card) : t("faceDown"));
+    case "raised": return words.raised(who, callWord(view.ruleset, event.to));
+    case "raise_accepted": return words.accepted(who);
+    case "raise_refused": return words.refused(who);
+    case "eleven_decided": return words.eleven(who, event.accept);
+    case "trick_won": return words.trickWon(event.trick, teamName(view, event.winner_team));
+    case "trick_tied": return words.trickTied(event.trick);
+    case "hand_won": return words.handWon(teamName(view, event.winner_team), event.points);
+    case "match_won": return words.matchWon(teamName(view, event.winner_team));
+    case "hand_dealt": return words.dealt(event.hand);
+    case "player_joined": return words.joined(who);
+    case "player_resigned": return words.resigned(who);
+    default: return null;
+  }
+}

@@ -1,0 +1,167 @@
+"""Headless Chromium for the browser tests (Debian's `chromium` and `chromium-driver`), and
+the moves a person makes at the reference client: register, start, click what the table
+offers."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+WAIT = 30
+
+
+def binaries() -> tuple[str, str]:
+    """The browser and its driver; outside CI a missing one skips the test, saying which,
+    under CI (CI=true) it fails."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if browser and driver:
+        return browser, driver
+    missing = "chromium" if not browser else "chromedriver"
+    message = (f"{missing} is not installed: the browser tests need Debian's chromium and "
+               "chromium-driver (apt-get install -y chromium chromium-driver)")
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+class Browser:
+    """One Chromium session with a profile directory of its own (kept when `profile` is
+    given, so that a closed browser reopens with its storage)."""
+
+    def __init__(self, base: str, size: tuple[int, int] = DESKTOP,
+                 profile: str | None = None) -> None:
+        from selenium import webdriver
+
+        browser, driver = binaries()
+        self.base = base
+        self.profile = profile or tempfile.mkdtemp(prefix="truco-chromium-")
+        self._own_profile = profile is None
+        options = webdriver.ChromeOptions()
+        options.binary_location = browser
+        for arg in [*CHROMIUM_ARGS, f"--user-data-dir={self.profile}",
+                    f"--window-size={size[0]},{size[1]}"]:
+            options.add_argument(arg)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(options=options,
+                                       service=webdriver.ChromeService(driver))
+        self.console: list[dict[str, Any]] = []
+        self.closed = False
+
+    def open(self, path: str = "/play/") -> None:
+        self.driver.get(self.base + path)
+
+    def css(self, selector: str) -> Any:
+        from selenium.webdriver.common.by import By
+
+        return self.driver.find_element(By.CSS_SELECTOR, selector)
+
+    def all(self, selector: str) -> list[Any]:
+        from selenium.webdriver.common.by import By
+
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def wait(self, what: Callable[[], Any], timeout: float = WAIT, why: str = "") -> Any:
+        """`what()` once it is truthy (errors of a page being redrawn count as not yet)."""
+        from selenium.common.exceptions import WebDriverException
+
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                found = what()
+            except WebDriverException:
+                found = None
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not in {timeout}s: {why}\n{self.driver.current_url}\n"
+                                     f"{self.text()[:2000]}")
+            time.sleep(0.1)
+
+    def text(self) -> str:
+        return self.driver.execute_script("return document.body.innerText") or ""
+
+    def register(self, name: str) -> None:
+        self.open()
+        self.wait(lambda: self.all("[data-testid=name]"), why="the name field")
+        self.css("[data-testid=name]").send_keys(name)
+        self.css("[data-testid=register]").click()
+        self.wait(lambda: self.all("[data-testid=new-match]"), why="the new-match form")
+
+    def choose(self, name: str, value: str) -> None:
+        from selenium.webdriver.support.ui import Select
+
+        Select(self.css(f"[data-testid=new-match] select[name={name}]")).select_by_value(value)
+
+    def table(self) -> dict[str, str]:
+        """The table's data attributes (match id, status, version)."""
+        element = self.css("[data-testid=table]")
+        return {k: element.get_attribute(f"data-{k}") for k in ("match-id", "status", "version")}
+
+    def actions(self) -> list[dict[str, Any]]:
+        """The actions the page offers now (each control's data-action)."""
+        return [json.loads(b.get_attribute("data-action"))
+                for b in self.all("[data-action]") if b.is_enabled()]
+
+    def click_action(self, action: dict[str, Any]) -> None:
+        for button in self.all("[data-action]"):
+            if json.loads(button.get_attribute("data-action")) == action:
+                button.click()
+                return
+        raise AssertionError(f"no control for {action}")
+
+    def errors(self) -> list[dict[str, Any]]:
+        """Console messages of level SEVERE since the session began."""
+        if not self.closed:
+            self.console += self.driver.get_log("browser")
+        return [m for m in self.console if m["level"] == "SEVERE"]
+
+    def quit(self) -> None:
+        """Close the browser as a person does (its console read first); the profile stays."""
+        self.errors()
+        self.driver.quit()
+        self.closed = True
+
+    def close(self) -> None:
+        if not self.closed:
+            self.quit()
+        if self._own_profile:
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def preferred(actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the tests' player chooses: raise when it may, accept what is asked, else the
+    first card (stakes go up, so that a match ends in a few hands)."""
+    for kind in ("raise", "accept"):
+        for action in actions:
+            if action["type"] == kind:
+                return action
+    return next(a for a in actions if not a.get("face_down"))
+
+
+def play_turn(browser: Browser) -> bool:
+    """Wait until the table offers something or the match is over; click one. False once
+    the match is over."""
+    def ready() -> str | None:
+        table = browser.table()
+        if table["status"] == "finished":
+            return "over"
+        return "act" if browser.actions() else None
+
+    if browser.wait(ready, why="my turn or the end") == "over":
+        return False
+    version = browser.table()["version"]
+    browser.click_action(preferred(browser.actions()))
+    browser.wait(lambda: browser.table()["version"] != version, why="the action's answer")
+    return True

@@ -1,0 +1,150 @@
+"""The reference client at /play/ in a real headless Chromium: a person registers, plays
+against a bot to the end, plays beside a friend in another browser, comes back to a
+correspondence match after closing the browser; no page logs a console error."""
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Callable
+
+import requests
+
+from tests.browser.browser import Browser, play_turn
+from tests.concurrency.servers import Server
+
+
+def _start(browser: Browser, players: str = "2", level: str = "random") -> dict[str, str]:
+    browser.choose("players", players)
+    browser.choose("ruleset", "paulista")
+    browser.choose("level", level)
+    browser.css("[data-testid=start]").click()
+    return browser.wait(lambda: browser.table()["status"] == "active" and browser.table(),
+                        why="the match against bots")
+
+
+def _invite(browser: Browser, players: str, friends: str) -> str:
+    """Create a match for friends; the invite link the page shows."""
+    browser.choose("players", players)
+    browser.choose("friends", friends)
+    browser.css("[data-testid=invite]").click()
+    return browser.wait(lambda: browser.css("[data-testid=invite-link]").text,
+                        why="the invite link")
+
+
+def test_a_person_registers_and_plays_a_bot_to_the_end(browsers: Callable[..., Browser],
+                                                       server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    table = _start(ana)
+    view = requests.get(f"{server.url}/v1/matches/{table['match-id']}", timeout=10).json()
+    assert view["seats"][1]["bot_level"] == "random"
+    turns = 0
+    while play_turn(ana):
+        turns += 1
+        assert turns < 200
+    final = requests.get(f"{server.url}/v1/matches/{table['match-id']}", timeout=10).json()
+    assert final["status"] == "finished" and max(final["score"]) >= 12
+    result = ana.wait(lambda: ana.css("[data-testid=result]").text, why="the result")
+    assert ("won" in result) == (final["winner_team"] == 0)
+    assert f"{final['score'][0]} × {final['score'][1]}" in result
+    assert ana.table()["version"] == str(final["version"])
+
+
+def test_two_browsers_play_as_partners_in_a_four_player_match(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana, bia = browsers(), browsers()
+    ana.register("ana")
+    link = _invite(ana, "4", "1")
+    assert ana.table()["status"] == "waiting"
+    bia.open(link.removeprefix(server.url))
+    bia.wait(lambda: bia.all("[data-testid=name]"), why="the invitation's registration")
+    bia.css("[data-testid=name]").send_keys("bia")
+    bia.css("[data-testid=register]").click()
+    match_id = bia.wait(lambda: bia.table()["status"] == "active" and bia.table()["match-id"],
+                        why="bia at the table")
+    assert ana.wait(lambda: ana.table()["status"] == "active", why="ana sees it start")
+    view = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10).json()
+    names = {s["seat"]: (s["player"] or {}).get("name") for s in view["seats"]}
+    assert names[0] == "ana" and names[2] == "bia"  # partners: team 0
+    assert [s["bot_level"] for s in view["seats"]] == [None, "easy", None, "easy"]
+    hands = view["hand"]["number"]
+    played = set()
+    while True:  # both play until the first hand is over
+        for name, browser in (("ana", ana), ("bia", bia)):
+            now = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10).json()
+            browser.wait(lambda b=browser, v=now["version"]: int(b.table()["version"]) >= v,
+                         why=f"{name}'s table current")  # (no click on a superseded view)
+            actions = browser.actions()
+            if actions and browser.table()["status"] == "active":
+                before = browser.table()["version"]
+                browser.click_action(next(a for a in actions if a["type"] == "play"
+                                          and not a.get("face_down")) if any(
+                    a["type"] == "play" for a in actions) else actions[0])
+                browser.wait(lambda b=browser, v=before: b.table()["version"] != v,
+                             why=f"{name}'s action answered")
+                played.add(name)
+        now = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10).json()
+        if now["status"] != "active" or now["hand"]["number"] > hands:
+            break
+    assert played == {"ana", "bia"}
+    for browser in (ana, bia):
+        summary = browser.wait(lambda b=browser: b.css("[data-testid=last-hand]").text,
+                               why="the hand's summary")
+        assert str(hands) in summary
+
+
+def test_a_correspondence_match_survives_a_closed_browser(browsers: Callable[..., Browser],
+                                                         server: Server) -> None:
+    profile = tempfile.mkdtemp(prefix="truco-profile-")
+    try:
+        ana = browsers(profile=profile)
+        ana.register("ana")
+        ana.choose("turn_timeout", "86400")
+        link = _invite(ana, "2", "1")
+        match_id = ana.table()["match-id"]
+        bia = browsers()
+        bia.register("bia")
+        bia.open(link.removeprefix(server.url))
+        bia.wait(lambda: bia.table()["status"] == "active", why="bia joins")
+        view = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10).json()
+        assert view["turn_timeout"] == 86400 and view["deadline"]
+        first = view["hand"]["to_act"][0]
+        mover, other = (ana, bia) if first == 0 else (bia, ana)
+        assert play_turn(mover)
+        ana.quit()  # ana closes her browser; bia plays meanwhile
+        if other is bia:
+            assert play_turn(bia)
+        reopened = browsers(profile=profile)  # the same profile: her token is remembered
+        reopened.open()
+        inbox = reopened.wait(lambda: reopened.all("[data-testid=inbox] [data-match-id]"),
+                              why="ana's inbox")
+        assert inbox[0].get_attribute("data-match-id") == match_id
+        assert inbox[0].get_attribute("data-your-turn") == "true"
+        inbox[0].find_element("css selector", "a").click()
+        reopened.wait(lambda: reopened.table()["match-id"] == match_id, why="the table")
+        assert play_turn(reopened)
+        after = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10).json()
+        assert after["status"] == "active" and 0 not in after["hand"]["to_act"]
+        # bia's table follows from the stream without a reload
+        bia.wait(lambda: bia.table()["version"] == str(after["version"]), why="bia's stream")
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_the_token_can_be_copied_to_another_device(browsers: Callable[..., Browser],
+                                                   server: Server) -> None:
+    phone, laptop = browsers(), browsers()
+    phone.register("ana")
+    phone.css(".who summary").click()
+    token = phone.css("[data-testid=token]").text
+    laptop.open()
+    laptop.wait(lambda: laptop.all("#f-token"), why="the token field")
+    laptop.css("details.panel summary").click()
+    laptop.css("#f-token").send_keys(token)
+    laptop.driver.find_element("xpath", "//button[contains(., 'Use this key')]").click()
+    laptop.wait(lambda: laptop.all("[data-testid=new-match]"), why="signed in")
+    stored = laptop.driver.execute_script("return localStorage.getItem('truco.player')")
+    me = requests.get(f"{server.url}/v1/players/me", timeout=10,
+                      headers={"Authorization": f"Bearer {token}"}).json()
+    assert json.loads(stored)["id"] == me["id"]
