@@ -109,16 +109,37 @@ class Browser:
         element = self.css("[data-testid=table]")
         return {k: element.get_attribute(f"data-{k}") for k in ("match-id", "status", "version")}
 
+    def wait_current(self) -> None:
+        """Wait until the table shows the match's current version (a click on a view that
+        a partner's answer has superseded would be refused)."""
+        import requests
+
+        token = self.driver.execute_script("return localStorage.getItem('truco.token')")
+        match_id = self.table()["match-id"]
+        version = requests.get(f"{self.base}/v1/matches/{match_id}", timeout=10, headers={
+            "Authorization": f"Bearer {token}"}).json()["version"]
+        self.wait(lambda: int(self.table()["version"]) >= version, why="the table current")
+
     def actions(self) -> list[dict[str, Any]]:
-        """The actions the page offers now (each control's data-action)."""
-        return [json.loads(b.get_attribute("data-action"))
-                for b in self.all("[data-action]") if b.is_enabled()]
+        """The actions the page offers now (each enabled control's data-action)."""
+        found = self.driver.execute_script(
+            "return [...document.querySelectorAll('[data-action]')]"
+            ".filter(b => !b.disabled).map(b => b.dataset.action)")
+        return [json.loads(raw) for raw in found]
 
     def click_action(self, action: dict[str, Any]) -> None:
-        for button in self.all("[data-action]"):
-            if json.loads(button.get_attribute("data-action")) == action:
-                button.click()
-                return
+        """Click the control of `action` (found again when the page redrew it meanwhile)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(10):
+            try:
+                for button in self.all("[data-action]"):
+                    if json.loads(button.get_attribute("data-action")) == action:
+                        button.click()
+                        return
+            except StaleElementReferenceException:
+                continue
+            time.sleep(0.1)
         raise AssertionError(f"no control for {action}")
 
     def errors(self) -> list[dict[str, Any]]:
@@ -161,6 +182,9 @@ def play_turn(browser: Browser) -> bool:
 
     if browser.wait(ready, why="my turn or the end") == "over":
         return False
+    browser.wait_current()
+    if not browser.actions():
+        return play_turn(browser)
     version = browser.table()["version"]
     browser.click_action(preferred(browser.actions()))
     browser.wait(lambda: browser.table()["version"] != version, why="the action's answer")

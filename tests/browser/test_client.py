@@ -72,9 +72,7 @@ def test_two_browsers_play_as_partners_in_a_four_player_match(
     played = set()
     while True:  # both play until the first hand is over
         for name, browser in (("ana", ana), ("bia", bia)):
-            now = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10).json()
-            browser.wait(lambda b=browser, v=now["version"]: int(b.table()["version"]) >= v,
-                         why=f"{name}'s table current")  # (no click on a superseded view)
+            browser.wait_current()
             actions = browser.actions()
             if actions and browser.table()["status"] == "active":
                 before = browser.table()["version"]

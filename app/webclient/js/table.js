@@ -39,9 +39,10 @@ function seatBox(view, seat, trick) {
     "data-seat": seat, "aria-label": `${seatName(view, seat)}${toAct ? `, ${t("toAct")}` : ""}` },
   h("div", { class: "name" }, seatName(view, seat),
     toAct && h("span", { class: "turn-dot", "aria-hidden": "true" }, " ●")),
+  info.bot_level ? h("div", { class: "level" }, info.bot_level) : null,
   partners ? h("div", { class: "partner-cards", "aria-label": t("partnerCards") },
     partners.map((c) => cardElement(c, { small: true })))
-    : h("div", { class: "backs", "aria-label": `${info.cards_in_hand}` }, backs),
+    : mine ? null : h("div", { class: "backs" }, backs),
   h("div", { class: "played" }, play ? cardElement(play.card, {
     label: play.card ? cardName(play.card) : t("faceDown") }) : null));
 }

@@ -29,7 +29,7 @@ export function seatName(view, seat) {
   const s = view.seats[seat];
   if (!s) return `${t("seat")} ${seat + 1}`;
   if (s.player && !s.player.bot) return s.player.name;
-  if (s.bot_level) return `${t("bot")} ${seat + 1} (${s.bot_level})`;
+  if (s.bot_level) return `${t("bot")} ${seat + 1}`;
   if (s.player) return s.player.name;
   return `${t("seat")} ${seat + 1} (${s.invited ? t("invited") : t("emptySeat")})`;
 }

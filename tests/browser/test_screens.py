@@ -1,0 +1,108 @@
+"""What a person sees: the table at a phone's width and a desktop's, written to docs/img/
+(the README shows them), an accessibility check of each page with axe-core, and the table
+played with the keyboard alone."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.browser import DESKTOP, PHONE, Browser
+
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
+AXE_TAGS = ["wcag2a", "wcag2aa"]
+"""The axe-core rules the client must pass: WCAG 2 A and AA (labels, names, roles, ARIA,
+contrast, language, titles...)."""
+
+
+def _table_with_cards_down(browser: Browser) -> None:
+    """A 4-player match against bots, waited on until the bots have played cards and it is
+    my turn to play one."""
+    browser.register("ana")
+    browser.choose("players", "4")
+    browser.choose("level", "easy")
+    browser.css("[data-testid=start]").click()
+
+    def ready() -> bool:
+        played = browser.all(".felt .played .card")
+        plays = [a for a in browser.actions() if a["type"] == "play"]
+        return len(played) >= 1 and bool(plays)
+
+    for _ in range(40):
+        if browser.wait(lambda: browser.actions() or browser.table()["status"] == "finished",
+                        why="my turn") and ready():
+            return
+        browser.wait_current()
+        action = next((a for a in browser.actions() if a["type"] in ("play", "accept")), None)
+        if action is None:
+            continue
+        version = browser.table()["version"]
+        browser.click_action(action)
+        browser.wait(lambda: browser.table()["version"] != version, why="the answer")
+    raise AssertionError("no turn of mine with cards on the table")
+
+
+def _axe(browser: Browser) -> list[dict[str, Any]]:
+    axe_module = pytest.importorskip("axe_selenium_python", reason=(
+        "axe-selenium-python (axe-core) is not installed: pip install axe-selenium-python"))
+    browser.driver.set_script_timeout(60)
+    axe = axe_module.Axe(browser.driver)
+    axe.inject()
+    results = axe.run(options=json.dumps({"runOnly": {"type": "tag", "values": AXE_TAGS}}))
+    assert len(results["passes"]) >= 10  # (the rules ran)
+    return [{"id": v["id"], "nodes": [n["html"][:120] for n in v["nodes"]]}
+            for v in results["violations"]]
+
+
+def test_the_table_at_phone_and_desktop_widths(browsers: Callable[..., Browser]) -> None:
+    browser = browsers(size=DESKTOP)
+    _table_with_cards_down(browser)
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    browser.driver.save_screenshot(str(IMAGES / "table-desktop.png"))
+    browser.driver.set_window_size(*PHONE)
+    width = browser.driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= PHONE[0]  # nothing wider than the phone
+    browser.driver.save_screenshot(str(IMAGES / "table-phone.png"))
+    for name in ("table-desktop.png", "table-phone.png"):
+        assert (IMAGES / name).stat().st_size > 10_000
+
+
+def test_every_page_passes_the_accessibility_check(browsers: Callable[..., Browser]) -> None:
+    browser = browsers()
+    browser.open()
+    browser.wait(lambda: browser.all("[data-testid=name]"), why="the registration page")
+    assert _axe(browser) == []
+    _table_with_cards_down(browser)
+    assert _axe(browser) == []
+    browser.open()
+    browser.wait(lambda: browser.all("[data-testid=inbox] [data-match-id]"), why="the inbox")
+    assert _axe(browser) == []
+
+
+def test_cards_have_names_and_plays_go_by_keyboard(browsers: Callable[..., Browser]) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    browser = browsers()
+    _table_with_cards_down(browser)
+    cards = browser.all(".hand .card")
+    names = [c.get_attribute("aria-label") for c in cards]
+    assert all(" of " in n for n in names), names  # "7 of clubs", never a bare code
+    vira = browser.css(".vira .card").get_attribute("aria-label")
+    assert vira.startswith("Vira: ")
+    version = browser.table()["version"]
+    playable = browser.all(".hand .card.playable")
+    body = browser.css("body")
+    for _ in range(60):  # Tab from the top of the page to the first playable card
+        body = browser.driver.switch_to.active_element
+        if body == playable[0]:
+            break
+        body.send_keys(Keys.TAB)
+    assert browser.driver.switch_to.active_element == playable[0]
+    playable[0].send_keys(Keys.ENTER)
+    browser.wait(lambda: browser.table()["version"] != version, why="the keyboard's play")
+    region = browser.wait(lambda: browser.css("#announcer").get_attribute("textContent"),
+                          why="the live region")
+    assert "played" in region
