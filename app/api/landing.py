@@ -24,6 +24,7 @@ LANDING_PAGE = """<!DOCTYPE html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Truco server</title>
+  <link rel="icon" href="data:,">
   <style>
     body { font-family: system-ui, sans-serif; max-width: 40em; margin: 2em auto;
            padding: 0 1em; line-height: 1.5; }

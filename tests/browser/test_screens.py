@@ -8,8 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.browser.browser import DESKTOP, PHONE, Browser
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -46,10 +44,10 @@ def _table_with_cards_down(browser: Browser) -> None:
 
 
 def _axe(browser: Browser) -> list[dict[str, Any]]:
-    axe_module = pytest.importorskip("axe_selenium_python", reason=(
-        "axe-selenium-python (axe-core) is not installed: pip install axe-selenium-python"))
+    from axe_selenium_python import Axe
+
     browser.driver.set_script_timeout(60)
-    axe = axe_module.Axe(browser.driver)
+    axe = Axe(browser.driver)
     axe.inject()
     results = axe.run(options=json.dumps({"runOnly": {"type": "tag", "values": AXE_TAGS}}))
     assert len(results["passes"]) >= 10  # (the rules ran)
@@ -106,3 +104,17 @@ def test_cards_have_names_and_plays_go_by_keyboard(browsers: Callable[..., Brows
     region = browser.wait(lambda: browser.css("#announcer").get_attribute("textContent"),
                           why="the live region")
     assert "played" in region
+
+
+def test_the_landing_page_leads_to_the_client_in_either_language(
+        browsers: Callable[..., Browser]) -> None:
+    browser = browsers()
+    browser.open("/")
+    browser.driver.find_element("link text", "Play in your browser").click()
+    browser.wait(lambda: browser.all("[data-testid=name]"), why="the client")
+    assert browser.driver.current_url.endswith("/play/")
+    assert "Sit down" in browser.css("[data-testid=register]").text
+    browser.css("#lang").click()
+    browser.wait(lambda: "Sentar" in browser.css("[data-testid=register]").text,
+                 why="the Portuguese labels")
+    assert browser.driver.execute_script("return document.documentElement.lang") == "pt-BR"
