@@ -4,9 +4,9 @@ Variables: ``DATABASE_URL`` (normalised to ``postgresql+psycopg2://``), ``TRUCO_
 (``development`` | ``production`` | ``testing``, default ``development``) and
 ``TRUCO_FIXED_DEALS`` (``1`` / ``0``; unset: allowed everywhere but production), the
 database time limits ``TRUCO_DB_*`` (seconds, see :func:`database_limits`), the body read
-limit ``TRUCO_BODY_TIMEOUT``, the long-poll cap ``TRUCO_MAX_POLLS_PER_CLIENT``, the streams' heartbeat
-``TRUCO_STREAM_HEARTBEAT`` and the
-webhook URL rules ``TRUCO_WEBHOOK_ALLOW_HTTP`` / ``TRUCO_WEBHOOK_ALLOW_PRIVATE``.
+limit ``TRUCO_BODY_TIMEOUT``, the long-poll cap ``TRUCO_MAX_POLLS_PER_CLIENT``, the
+streams' heartbeat ``TRUCO_STREAM_HEARTBEAT`` and the webhook URL rules
+``TRUCO_WEBHOOK_ALLOW_HTTP`` / ``TRUCO_WEBHOOK_ALLOW_PRIVATE``.
 """
 
 from __future__ import annotations
@@ -151,7 +151,9 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "MAX_POLLS_PER_CLIENT": int(_seconds(
             env, "TRUCO_MAX_POLLS_PER_CLIENT", 0 if truco_env == "testing" else 20)),
         # a Server-Sent Events stream sends a comment line after this many idle seconds
-        "STREAM_HEARTBEAT_SECONDS": _seconds(env, "TRUCO_STREAM_HEARTBEAT", 20.0),
+        # (0.5 to 25: the contract promises a line at least every 25 s)
+        "STREAM_HEARTBEAT_SECONDS": max(0.5, min(
+            _seconds(env, "TRUCO_STREAM_HEARTBEAT", 20.0), 25.0)),
         "FIXED_DEALS_ALLOWED": _flag(
             "TRUCO_FIXED_DEALS", env.get("TRUCO_FIXED_DEALS"), truco_env != "production"
         ),

@@ -17,7 +17,6 @@ from sqlalchemy import func, select
 from app import conditional, inbox, shutdown, watches
 from app.action_path import read_match
 from app.api.responses import json_bytes
-from app.disconnect import ClientGone
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import get_match
@@ -60,14 +59,16 @@ class Watching:
 def sleep_until(keys: list[str], check: Callable[[], list[bytes] | None], heartbeat: float,
                 environ: dict[str, Any]) -> Iterator[bytes]:
     """The frames `check` finds, each time it finds some, or a keepalive comment every
-    `heartbeat` seconds, until the client goes or the process stops; no database
-    connection is held between checks."""
+    `heartbeat` seconds, until the client goes, `check` refuses (an ApiError: a token
+    replaced meanwhile) or the process stops; no database connection is held between
+    checks."""
     found = hub()
     while not shutdown.closing():
         try:
             frames = found.wait_for(keys, check, heartbeat, environ,
                                     before_sleep=db.session.remove)
-        except ClientGone:
+        except ApiError:  # the client has gone, or the caller's token with it
+            db.session.remove()
             return
         db.session.remove()
         yield b"".join(frames) if frames else KEEPALIVE

@@ -14,6 +14,7 @@ const PLACES = {
 };
 const STEP_MS = 700;
 const BRIEF_MS = 250;
+const RESULTS = new Set(["trick_won", "trick_tied", "hand_won", "match_won"]);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -271,6 +272,12 @@ export function tableScreen(matchId, go) {
     draw(view, false);
   }
 
+  function flash(text) {
+    // a trick's or a hand's result, over the table until the next drawing
+    const felt = node.querySelector(".felt");
+    if (felt) felt.append(h("div", { class: "flash", "aria-hidden": "true" }, text));
+  }
+
   async function drain() {
     if (draining) return;
     draining = true;
@@ -297,6 +304,9 @@ export function tableScreen(matchId, go) {
         if (news && body.type === "card_played" && theirs) {
           patchPlay(body);
           if (!hurry) await sleep(STEP_MS);
+        } else if (news && text && !hurry && RESULTS.has(body.type)) {
+          flash(text);
+          await sleep(STEP_MS);
         } else if (news && text && !hurry && body.type !== "hand_dealt") {
           await sleep(BRIEF_MS);
         }
