@@ -5,8 +5,8 @@ Variables: ``DATABASE_URL`` (normalised to ``postgresql+psycopg2://``), ``TRUCO_
 ``TRUCO_FIXED_DEALS`` (``1`` / ``0``; unset: allowed everywhere but production), the
 database time limits ``TRUCO_DB_*`` (seconds, see :func:`database_limits`), the body read
 limit ``TRUCO_BODY_TIMEOUT``, the long-poll cap ``TRUCO_MAX_POLLS_PER_CLIENT``, the
-streams' heartbeat ``TRUCO_STREAM_HEARTBEAT`` and the webhook URL rules
-``TRUCO_WEBHOOK_ALLOW_HTTP`` / ``TRUCO_WEBHOOK_ALLOW_PRIVATE``.
+streams' heartbeat ``TRUCO_STREAM_HEARTBEAT`` and lifetime ``TRUCO_STREAM_MAX_SECONDS``,
+the webhook URL rules ``TRUCO_WEBHOOK_ALLOW_HTTP`` / ``TRUCO_WEBHOOK_ALLOW_PRIVATE``.
 """
 
 from __future__ import annotations
@@ -154,6 +154,8 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         # (0.5 to 25: the contract promises a line at least every 25 s)
         "STREAM_HEARTBEAT_SECONDS": max(0.5, min(
             _seconds(env, "TRUCO_STREAM_HEARTBEAT", 20.0), 25.0)),
+        # a stream ends after this many seconds (its client reconnects with Last-Event-ID)
+        "STREAM_MAX_SECONDS": _seconds(env, "TRUCO_STREAM_MAX_SECONDS", 3600.0),
         "FIXED_DEALS_ALLOWED": _flag(
             "TRUCO_FIXED_DEALS", env.get("TRUCO_FIXED_DEALS"), truco_env != "production"
         ),

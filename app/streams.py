@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -56,17 +57,30 @@ class Watching:
                 self._until[match_id] = now + self._heartbeat + watches.SECONDS
 
 
-def sleep_until(keys: list[str], check: Callable[[], list[bytes] | None], heartbeat: float,
-                environ: dict[str, Any]) -> Iterator[bytes]:
+@dataclass(frozen=True)
+class Holding:
+    """How a stream is held: its heartbeat, when it ends (a client reconnects with
+    Last-Event-ID), and the WSGI environ whose socket tells when the client has gone."""
+
+    heartbeat: float
+    until: float
+    environ: dict[str, Any]
+
+
+def sleep_until(keys: list[str], check: Callable[[], list[bytes] | None],
+                holding: Holding) -> Iterator[bytes]:
     """The frames `check` finds, each time it finds some, or a keepalive comment every
     `heartbeat` seconds, until the client goes, `check` refuses (an ApiError: a token
-    replaced meanwhile) or the process stops; no database connection is held between
-    checks."""
+    replaced meanwhile), the stream's time is up or the process stops; no database
+    connection is held between checks."""
     found = hub()
     while not shutdown.closing():
+        left = holding.until - time.monotonic()
+        if left <= 0:
+            return
         try:
-            frames = found.wait_for(keys, check, heartbeat, environ,
-                                    before_sleep=db.session.remove)
+            frames = found.wait_for(keys, check, min(holding.heartbeat, left),
+                                    holding.environ, before_sleep=db.session.remove)
         except ApiError:  # the client has gone, or the caller's token with it
             db.session.remove()
             return
@@ -117,12 +131,11 @@ class MatchFollower:
         return conditional.rendered(match, now.player_id)
 
 
-def match_frames(match_id: str, after: int | None, heartbeat: float,
-                 environ: dict[str, Any]) -> Iterator[bytes]:
+def match_frames(match_id: str, after: int | None, holding: Holding) -> Iterator[bytes]:
     """A match's stream: its view at once (after the events since `after`, when given),
     then each change's events and view."""
     follower = MatchFollower(match_id, after)
-    watching = Watching(heartbeat)
+    watching = Watching(holding.heartbeat)
 
     def check() -> list[bytes] | None:
         watching.renew([match_id])  # (committed before the read: nothing is missed)
@@ -131,14 +144,13 @@ def match_frames(match_id: str, after: int | None, heartbeat: float,
     first = check()
     db.session.remove()
     yield b"retry: 2000\n\n" + b"".join(first or ())
-    yield from sleep_until([match_id], check, heartbeat, environ)
+    yield from sleep_until([match_id], check, holding)
 
 
-def inbox_frames(player: Player, heartbeat: float,
-                 environ: dict[str, Any]) -> Iterator[bytes]:
+def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
     """A player's inbox stream: the matches that wait for them at once, and again whenever
     that list changes."""
-    watching = Watching(heartbeat)
+    watching = Watching(holding.heartbeat)
     sent: list[str] = []
 
     def check() -> list[bytes] | None:
@@ -153,4 +165,4 @@ def inbox_frames(player: Player, heartbeat: float,
     first = check()
     db.session.remove()
     yield b"retry: 2000\n\n" + b"".join(first or ())
-    yield from sleep_until([player.id], check, heartbeat, environ)
+    yield from sleep_until([player.id], check, holding)

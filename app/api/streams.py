@@ -1,6 +1,7 @@
 """Server-Sent Events routes: a match's stream and the caller's inbox stream (app/streams.py)."""
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,11 +29,22 @@ MATCH_STREAM = {"200": {"description": (
     "shows it to the caller) for each new event, then `event: view` (`data:` the caller's "
     "view) after the events of each change; the view at once on connecting. A comment line "
     "at least every 25 s."),
-    "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+    "content": {"text/event-stream": {"schema": {
+        "type": "object", "required": ["event", "data"],
+        "description": "one message of the stream",
+        "properties": {"event": {"type": "string", "enum": ["event", "view"]},
+                       "id": {"type": "string", "description": "the event's seq"},
+                       "data": {"type": "string", "description": "one line of JSON: an "
+                                "event, or the view"}}}}}}}
 INBOX_STREAM = {"200": {"description": (
     "`text/event-stream`: `event: inbox` (`data:` what `GET /v1/me/matches?your_turn=true` "
     "gives) at once and whenever it changes. A comment line at least every 25 s."),
-    "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+    "content": {"text/event-stream": {"schema": {
+        "type": "object", "required": ["event", "data"],
+        "description": "one message of the stream",
+        "properties": {"event": {"type": "string", "enum": ["inbox"]},
+                       "data": {"type": "string", "description": "one line of JSON: a "
+                                "page of GET /v1/me/matches?your_turn=true"}}}}}}}
 
 
 class StreamQuerySchema(Schema):
@@ -63,8 +75,11 @@ def event_stream(frames: Iterator[bytes]) -> Response:
     return response
 
 
-def _heartbeat() -> float:
-    return float(current_app.config["STREAM_HEARTBEAT_SECONDS"])
+def _holding() -> streams.Holding:
+    config = current_app.config
+    return streams.Holding(float(config["STREAM_HEARTBEAT_SECONDS"]),
+                           time.monotonic() + float(config["STREAM_MAX_SECONDS"]),
+                           request.environ)
 
 
 @blp.route("/matches/<match_id>/stream", parameters=[LAST_EVENT_ID])
@@ -76,7 +91,7 @@ def match_stream(args: dict[str, Any], match_id: str) -> Response:
     after = _last_event_id(args)
     optional_player()  # a bad token is a 401
     get_match(match_id)  # 404
-    return event_stream(streams.match_frames(match_id, after, _heartbeat(), request.environ))
+    return event_stream(streams.match_frames(match_id, after, _holding()))
 
 
 @blp.route("/me/stream")
@@ -84,4 +99,4 @@ def match_stream(args: dict[str, Any], match_id: str) -> Response:
 def inbox_stream() -> Response:
     """The caller's matches that wait for them, at once and whenever that list changes."""
     player = require_player()
-    return event_stream(streams.inbox_frames(player, _heartbeat(), request.environ))
+    return event_stream(streams.inbox_frames(player, _holding()))

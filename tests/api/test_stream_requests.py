@@ -2,6 +2,7 @@
 a problem answered before anything is streamed."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tests.api.helpers import assert_problem, create, register
@@ -30,3 +31,33 @@ def test_a_bad_token_is_unauthorized_on_both_streams(client: Any) -> None:
                    "unauthorized")
     assert_problem(client.get("/v1/me/stream", headers=bad), 401, "unauthorized")
     assert_problem(client.get("/v1/me/stream"), 401, "unauthorized")
+
+
+def _messages(body: str) -> list[dict[str, str]]:
+    out = []
+    for block in body.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "event" in fields:
+            out.append(fields)
+    return out
+
+
+def test_a_stream_ends_when_its_time_is_up_with_what_it_had_to_say(app: Any,
+                                                                   client: Any) -> None:
+    app.config["STREAM_MAX_SECONDS"] = 0
+    ana = register(client)
+    match_id = create(client, ana, bots=[{"seat": 1, "level": "random"}])["id"]
+    r = client.get(f"/v1/matches/{match_id}/stream", headers={**ana.headers,
+                                                              "Last-Event-ID": "0"})
+    assert r.status_code == 200 and r.mimetype == "text/event-stream"
+    assert r.headers["Cache-Control"] == "private, no-cache"
+    messages = _messages(r.get_data(as_text=True))
+    log = client.get(f"/v1/matches/{match_id}/events", headers=ana.headers).json["items"]
+    view = client.get(f"/v1/matches/{match_id}", headers=ana.headers).json
+    assert [json.loads(m["data"]) for m in messages[:-1]] == [
+        e for e in log if e["version"] <= view["version"]]
+    assert [m["id"] for m in messages[:-1]] == [str(e["seq"]) for e in log][:len(messages) - 1]
+    assert messages[-1]["event"] == "view" and json.loads(messages[-1]["data"]) == view
+    inbox = _messages(client.get("/v1/me/stream", headers=ana.headers).get_data(as_text=True))
+    mine = client.get("/v1/me/matches?your_turn=true", headers=ana.headers).json
+    assert [m["event"] for m in inbox] == ["inbox"] and json.loads(inbox[0]["data"]) == mine
