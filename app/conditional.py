@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from app import prepared
 from app.api.responses import json_bytes
@@ -144,25 +144,30 @@ def rendered(match: Match, player_id: str | None) -> tuple[Key, bytes]:
     return (match.id, match.version, seat), json_bytes(match_view(match, seat))
 
 
-class Renderings:
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Renderings(Generic[K, V]):
     """The last few rendered view bodies by (match, version, seat), shared by the requests
     of this process (a change wakes many long polls of one match at once): concurrent
-    requests for one key render it once, the others wait for that body."""
+    requests for one key render it once, the others wait for that body. (Generic: the
+    streams share their frames the same way, app/streams.py.)"""
 
     def __init__(self, size: int = 512) -> None:
         self._size = size
-        self._bodies: OrderedDict[Key, bytes] = OrderedDict()
+        self._bodies: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
-        self._rendering: dict[Key, threading.Lock] = {}
+        self._rendering: dict[K, threading.Lock] = {}
 
-    def _known(self, key: Key) -> bytes | None:
+    def _known(self, key: K) -> V | None:
         with self._lock:
             body = self._bodies.get(key)
             if body is not None:
                 self._bodies.move_to_end(key)
             return body
 
-    def get(self, key: Key, render: Callable[[], tuple[Key, bytes]]) -> tuple[Key, bytes]:
+    def get(self, key: K, render: Callable[[], tuple[K, V]]) -> tuple[K, V]:
         """The body of `key`, or what `render` gives: it loads the match, which may have
         moved on, so it returns the key it rendered (stored under that key)."""
         body = self._known(key)
@@ -186,5 +191,5 @@ class Renderings:
                 self._rendering.pop(key, None)
 
 
-renderings = Renderings()
+renderings: Renderings[Key, bytes] = Renderings()
 """This process's shared renderings."""

@@ -88,6 +88,17 @@ def sleep_until(keys: list[str], check: Callable[[], list[bytes] | None],
         yield b"".join(frames) if frames else KEEPALIVE
 
 
+ChangeKey = tuple[str, "int | None", "int | None", int]
+"""(match id, the last event's seq a stream has sent (None: a new stream), its seat, the
+version it is to be brought to): what the frames of a change depend on."""
+Change = tuple[int, bytes]
+"""The seq of the last event in the frames, and the frames (the events, then the view)."""
+
+shared_changes: conditional.Renderings[ChangeKey, Change] = conditional.Renderings()
+"""This process's frames of changes: the streams of one match and seat woken by one change
+make them once."""
+
+
 class MatchFollower:
     """What a stream of one match has sent: the last event's `seq` and the view's version;
     `changes` gives the frames of whatever came since."""
@@ -100,30 +111,37 @@ class MatchFollower:
     def changes(self) -> list[bytes] | None:
         """The events after `after` up to the current version, then the view at that
         version (nothing when the caller has seen that version)."""
+        # (a version heard of is enough here: its notification came after its commit, and
+        # the view is rendered from the match as read, newer or not)
         now = conditional.current(self.match_id)
-        if now is not None and self.version is not None and now.version <= self.version:
-            return None
-        now = conditional.current(self.match_id, heard=False)
         if now is None:
             raise ApiError(404, "match_not_found", f"no match {self.match_id}")
-        (_, version, seat), body = conditional.renderings.get(
-            (self.match_id, now.version, now.seat), lambda: self._render(now))
+        if self.version is not None and now.version <= self.version:
+            return None
+        (_, _, _, version), (after, frames) = shared_changes.get(
+            (self.match_id, self.after, now.seat, now.version), lambda: self._make(now))
         if self.version is not None and version <= self.version:
             return None
+        self.after, self.version = after, version
+        return [frames]
+
+    def _make(self, now: conditional.Current) -> tuple[ChangeKey, Change]:
+        (_, version, seat), body = conditional.renderings.get(
+            (self.match_id, now.version, now.seat), lambda: self._render(now))
         status = db.session.execute(
             select(Match.status).where(Match.id == self.match_id)).scalar_one()
         older = (Event.match_id == self.match_id, Event.version <= version)
-        if self.after is None:  # a new stream: from the view on
-            self.after = db.session.execute(
+        after = self.after
+        if after is None:  # a new stream: from the view on
+            after = db.session.execute(
                 select(func.coalesce(func.max(Event.seq), 0)).where(*older)).scalar_one()
-        rows = db.session.execute(select(Event).where(*older, Event.seq > self.after)
+        rows = db.session.execute(select(Event).where(*older, Event.seq > after)
                                   .order_by(Event.seq)).scalars().all()
-        frames = [frame("event", event_json(e, seat, status == "finished"), e.seq)
-                  for e in rows]
-        if rows:
-            self.after = rows[-1].seq
-        self.version = version
-        return [*frames, b"event: view\ndata: " + body.rstrip(b"\n") + b"\n\n"]
+        events = b"".join(frame("event", event_json(e, seat, status == "finished"), e.seq)
+                          for e in rows)
+        view = b"event: view\ndata: " + body.rstrip(b"\n") + b"\n\n"
+        last = rows[-1].seq if rows else after
+        return (self.match_id, self.after, seat, version), (last, events + view)
 
     def _render(self, now: conditional.Current) -> tuple[conditional.Key, bytes]:
         match = written.get(self.match_id, now.version) or read_match(self.match_id) \

@@ -8,10 +8,9 @@ from pathlib import Path
 from flask import Blueprint, Response, redirect, send_from_directory
 
 CLIENT_DIR = Path(__file__).resolve().parent.parent / "webclient"
-PAGE_POLICY = "; ".join([
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-    "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'",
-])
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
+               "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+               "base-uri 'none'; form-action 'none'")
 """The client's page: its own scripts, styles and API calls, nothing inline, nothing else."""
 
 bp = Blueprint("webclient", __name__)

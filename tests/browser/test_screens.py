@@ -39,7 +39,7 @@ def _table_with_cards_down(browser: Browser) -> None:
             continue
         version = browser.table()["version"]
         browser.click_action(action)
-        browser.wait(lambda: browser.table()["version"] != version, why="the answer")
+        browser.wait(lambda v=version: browser.table()["version"] != v, why="the answer")
     raise AssertionError("no turn of mine with cards on the table")
 
 
