@@ -8,6 +8,7 @@ caller's long-poll slots (app/pollcap.py) from its first byte to its last.
 """
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -39,22 +40,27 @@ def frame(event: str, body: Any, seq: int | None = None) -> bytes:
         + b"\n\n"
 
 
-class Watching:
-    """The matches a stream keeps watched: each watched again once less than a heartbeat
-    and the margin is left of what this stream asked for."""
+_watched_until: dict[str, float] = {}
+"""Until when (monotonic) a watch this process committed covers each match: the streams of
+a process on one match renew one watch between them."""
+_watched_lock = threading.Lock()
 
-    def __init__(self, heartbeat: float) -> None:
-        self._heartbeat = heartbeat
-        self._until: dict[str, float] = {}
 
-    def renew(self, match_ids: Iterable[str]) -> None:
-        now = time.monotonic()
+def keep_watched(match_ids: Iterable[str], heartbeat: float) -> None:
+    """Make sure the actions on `match_ids` are notified for at least two more heartbeats:
+    each match is watched again (for a heartbeat and :data:`watches.SECONDS`) once less than
+    a heartbeat and half of that is left of the last watch this process committed."""
+    now = time.monotonic()
+    with _watched_lock:
         due = [m for m in match_ids
-               if self._until.get(m, 0.0) - now < self._heartbeat + watches.SECONDS / 2]
-        if due:
-            watches.watch(due, self._heartbeat + watches.SECONDS)
+               if _watched_until.get(m, 0.0) - now < heartbeat + watches.SECONDS / 2]
+    if due:
+        watches.watch(due, heartbeat + watches.SECONDS)
+        with _watched_lock:
+            if len(_watched_until) > 100_000:
+                _watched_until.clear()
             for match_id in due:
-                self._until[match_id] = now + self._heartbeat + watches.SECONDS
+                _watched_until[match_id] = now + heartbeat + watches.SECONDS
 
 
 @dataclass(frozen=True)
@@ -153,10 +159,9 @@ def match_frames(match_id: str, after: int | None, holding: Holding) -> Iterator
     """A match's stream: its view at once (after the events since `after`, when given),
     then each change's events and view."""
     follower = MatchFollower(match_id, after)
-    watching = Watching(holding.heartbeat)
 
     def check() -> list[bytes] | None:
-        watching.renew([match_id])  # (committed before the read: nothing is missed)
+        keep_watched([match_id], holding.heartbeat)  # (committed before the read: nothing is missed)
         return follower.changes()
 
     first = check()
@@ -168,11 +173,10 @@ def match_frames(match_id: str, after: int | None, holding: Holding) -> Iterator
 def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
     """A player's inbox stream: the matches that wait for them at once, and again whenever
     that list changes."""
-    watching = Watching(holding.heartbeat)
     sent: list[str] = []
 
     def check() -> list[bytes] | None:
-        watching.renew(inbox.open_matches(player))  # (a match joined later: its join wakes)
+        keep_watched(inbox.open_matches(player), holding.heartbeat)  # (a match joined later: its join wakes)
         listed = inbox.page(player, INBOX_QUERY)
         tag = inbox.list_tag(listed)
         if sent and sent[-1] == tag:

@@ -146,3 +146,26 @@ def test_the_token_can_be_copied_to_another_device(browsers: Callable[..., Brows
     me = requests.get(f"{server.url}/v1/players/me", timeout=10,
                       headers={"Authorization": f"Bearer {token}"}).json()
     assert json.loads(stored)["id"] == me["id"]
+
+
+def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[..., Browser],
+                                                         server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
+    created = requests.post(f"{server.url}/v1/matches", timeout=10,
+                            headers={"Authorization": f"Bearer {token}"},
+                            json={"players": 2, "start_score": [11, 3],
+                                  "bots": [{"seat": 1, "level": "random"}]})
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    ana.open(f"/play/#/match/{match_id}")
+    ana.wait(lambda: ana.actions(), why="the mão de onze question")
+    labels = {b.get_attribute("data-action"): b.text for b in ana.all("[data-action]")}
+    assert labels == {'{"type":"accept"}': "Jogo", '{"type":"refuse"}': "Corro"}
+    assert "Mão de onze" in ana.css(".question").text
+    version = ana.table()["version"]
+    ana.click_action({"type": "refuse"})
+    ana.wait(lambda: ana.table()["version"] != version, why="the refusal answered")
+    summary = ana.wait(lambda: ana.css("[data-testid=last-hand]").text, why="the summary")
+    assert "Them +1" in summary and "gave up the mão de onze" in summary
