@@ -75,10 +75,15 @@ def current(match_id: str, heard: bool = True) -> Current | None:
     token = bearer_token()
     if token is None and token_sent():
         return None
+    return current_for(match_id, None if token is None else hash_token(token), heard)
+
+
+def current_for(match_id: str, digest: str | None, heard: bool = True) -> Current | None:
+    """:func:`current` for the caller whose token hashes to `digest` (None: no token),
+    outside a request (a stream, app/streams.py)."""
     found = hub()
     found.ensure_listener()
     known = found.known
-    digest = None if token is None else hash_token(token)
     if heard:
         now = heard_of(known, match_id, digest)
         if now is not None:

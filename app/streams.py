@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Flask
 from sqlalchemy import func, select
 
 from app import conditional, inbox, shutdown, watches
@@ -65,33 +66,33 @@ def keep_watched(match_ids: Iterable[str], heartbeat: float) -> None:
 
 @dataclass(frozen=True)
 class Holding:
-    """How a stream is held: its heartbeat, when it ends (a client reconnects with
+    """How a stream is held: the app whose context its checks run in (a stream outlives
+    its request's context), its heartbeat, when it ends (a client reconnects with
     Last-Event-ID), and the WSGI environ whose socket tells when the client has gone."""
 
+    app: Flask
     heartbeat: float
     until: float
     environ: dict[str, Any]
 
 
-def sleep_until(keys: list[str], check: Callable[[], list[bytes] | None],
-                holding: Holding) -> Iterator[bytes]:
-    """The frames `check` finds, each time it finds some, or a keepalive comment every
-    `heartbeat` seconds, until the client goes, `check` refuses (an ApiError: a token
-    replaced meanwhile), the stream's time is up or the process stops; no database
-    connection is held between checks."""
-    found = hub()
-    while not shutdown.closing():
-        left = holding.until - time.monotonic()
-        if left <= 0:
-            return
-        try:
-            frames = found.wait_for(keys, check, min(holding.heartbeat, left),
-                                    holding.environ, before_sleep=db.session.remove)
-        except ApiError:  # the client has gone, or the caller's token with it
-            db.session.remove()
-            return
+def next_frames(keys: list[str], check: Callable[[], list[bytes] | None],
+                holding: Holding) -> bytes | None:
+    """The frames `check` finds next, or a keepalive comment after `heartbeat` seconds;
+    None once the client has gone, `check` refuses (an ApiError: a token replaced
+    meanwhile), the stream's time is up or the process stops. No database connection is
+    held while it waits, nor when it returns."""
+    left = holding.until - time.monotonic()
+    if left <= 0 or shutdown.closing():
+        return None
+    try:
+        frames = hub().wait_for(keys, check, min(holding.heartbeat, left), holding.environ,
+                                before_sleep=db.session.remove)
+    except ApiError:  # the client has gone, or the caller's token with it
+        return None
+    finally:
         db.session.remove()
-        yield b"".join(frames) if frames else KEEPALIVE
+    return b"".join(frames) if frames else KEEPALIVE
 
 
 ChangeKey = tuple[str, "int | None", "int | None", int]
@@ -109,9 +110,10 @@ class MatchFollower:
     """What a stream of one match has sent: the last event's `seq` and the view's version;
     `changes` gives the frames of whatever came since."""
 
-    def __init__(self, match_id: str, after: int | None) -> None:
+    def __init__(self, match_id: str, after: int | None, token_hash: str | None) -> None:
         self.match_id = match_id
         self.after = after
+        self.token_hash = token_hash
         self.version: int | None = None
 
     def changes(self) -> list[bytes] | None:
@@ -119,7 +121,7 @@ class MatchFollower:
         version (nothing when the caller has seen that version)."""
         # (a version heard of is enough here: its notification came after its commit, and
         # the view is rendered from the match as read, newer or not)
-        now = conditional.current(self.match_id)
+        now = conditional.current_for(self.match_id, self.token_hash)
         if now is None:
             raise ApiError(404, "match_not_found", f"no match {self.match_id}")
         if self.version is not None and now.version <= self.version:
@@ -155,19 +157,26 @@ class MatchFollower:
         return conditional.rendered(match, now.player_id)
 
 
-def match_frames(match_id: str, after: int | None, holding: Holding) -> Iterator[bytes]:
-    """A match's stream: its view at once (after the events since `after`, when given),
-    then each change's events and view."""
-    follower = MatchFollower(match_id, after)
+def match_frames(match_id: str, after: int | None, token_hash: str | None,
+                 holding: Holding) -> Iterator[bytes]:
+    """A match's stream for the caller whose token hashes to `token_hash` (None: a
+    spectator without one): its view at once (after the events since `after`, when
+    given), then each change's events and view."""
+    follower = MatchFollower(match_id, after, token_hash)
 
     def check() -> list[bytes] | None:
-        keep_watched([match_id], holding.heartbeat)  # (committed before the read: nothing is missed)
+        keep_watched([match_id], holding.heartbeat)  # (committed before the read)
         return follower.changes()
 
-    first = check()
-    db.session.remove()
-    yield b"retry: 2000\n\n" + b"".join(first or ())
-    yield from sleep_until([match_id], check, holding)
+    with holding.app.app_context():
+        try:
+            first = check()
+        finally:
+            db.session.remove()
+        chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
+        while chunk is not None:
+            yield chunk
+            chunk = next_frames([match_id], check, holding)
 
 
 def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
@@ -176,15 +185,20 @@ def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
     sent: list[str] = []
 
     def check() -> list[bytes] | None:
-        keep_watched(inbox.open_matches(player), holding.heartbeat)  # (a match joined later: its join wakes)
-        listed = inbox.page(player, INBOX_QUERY)
+        keep_watched(inbox.open_matches(player), holding.heartbeat)  # (a match joined
+        listed = inbox.page(player, INBOX_QUERY)  # later: its join wakes this stream)
         tag = inbox.list_tag(listed)
         if sent and sent[-1] == tag:
             return None
         sent[:] = [tag]
         return [frame("inbox", listed)]
 
-    first = check()
-    db.session.remove()
-    yield b"retry: 2000\n\n" + b"".join(first or ())
-    yield from sleep_until([player.id], check, holding)
+    with holding.app.app_context():
+        try:
+            first = check()
+        finally:
+            db.session.remove()
+        chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
+        while chunk is not None:
+            yield chunk
+            chunk = next_frames([player.id], check, holding)

@@ -5,12 +5,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from app import streams
-from app.auth import optional_player, require_player
+from app.auth import bearer_token, hash_token, optional_player, require_player
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import get_match
@@ -64,11 +64,12 @@ def _last_event_id(args: dict[str, Any]) -> int | None:
 
 
 def event_stream(frames: Iterator[bytes]) -> Response:
-    """A streamed answer of `frames`, holding one of the caller's long-poll slots until it
+    """A streamed answer of `frames` (which run in an app context of their own: the
+    request's is gone once they run), holding one of the caller's long-poll slots until it
     closes (429 when none is free)."""
     release = hold_slot()
     db.session.remove()  # (each frame is read on a connection of its own)
-    response = Response(stream_with_context(frames), mimetype="text/event-stream",
+    response = Response(frames, mimetype="text/event-stream",
                         headers={"Cache-Control": PRIVATE_CACHE_CONTROL,
                                  "X-Accel-Buffering": "no"})
     response.call_on_close(release)
@@ -77,7 +78,8 @@ def event_stream(frames: Iterator[bytes]) -> Response:
 
 def _holding() -> streams.Holding:
     config = current_app.config
-    return streams.Holding(float(config["STREAM_HEARTBEAT_SECONDS"]),
+    return streams.Holding(current_app._get_current_object(),  # type: ignore[attr-defined]
+                           float(config["STREAM_HEARTBEAT_SECONDS"]),
                            time.monotonic() + float(config["STREAM_MAX_SECONDS"]),
                            request.environ)
 
@@ -91,7 +93,9 @@ def match_stream(args: dict[str, Any], match_id: str) -> Response:
     after = _last_event_id(args)
     optional_player()  # a bad token is a 401
     get_match(match_id)  # 404
-    return event_stream(streams.match_frames(match_id, after, _holding()))
+    token = bearer_token()
+    return event_stream(streams.match_frames(
+        match_id, after, None if token is None else hash_token(token), _holding()))
 
 
 @blp.route("/me/stream")
