@@ -174,8 +174,10 @@ def match_frames(match_id: str, after: int | None, token_hash: str | None,
         finally:
             db.session.remove()
         chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
+        del first
         while chunk is not None:
             yield chunk
+            chunk = None  # (nothing sent is kept while the stream sleeps)
             chunk = next_frames([match_id], check, holding)
 
 
@@ -199,6 +201,8 @@ def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
         finally:
             db.session.remove()
         chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
+        del first
         while chunk is not None:
             yield chunk
+            chunk = None  # (nothing sent is kept while the stream sleeps)
             chunk = next_frames([player.id], check, holding)
