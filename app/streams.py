@@ -157,6 +157,24 @@ class MatchFollower:
         return conditional.rendered(match, now.player_id)
 
 
+def held(keys: list[str], check: Callable[[], list[bytes] | None],
+         holding: Holding) -> Iterator[bytes]:
+    """A stream: `retry:` and what `check` finds at once, then what it finds after each
+    wake-up (or a keepalive comment), in an app context of its own, until
+    :func:`next_frames` says it is over."""
+    with holding.app.app_context():
+        try:
+            first = check()
+        finally:
+            db.session.remove()
+        chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
+        del first
+        while chunk is not None:
+            yield chunk
+            chunk = None  # (nothing sent is kept while the stream sleeps)
+            chunk = next_frames(keys, check, holding)
+
+
 def match_frames(match_id: str, after: int | None, token_hash: str | None,
                  holding: Holding) -> Iterator[bytes]:
     """A match's stream for the caller whose token hashes to `token_hash` (None: a
@@ -168,17 +186,7 @@ def match_frames(match_id: str, after: int | None, token_hash: str | None,
         keep_watched([match_id], holding.heartbeat)  # (committed before the read)
         return follower.changes()
 
-    with holding.app.app_context():
-        try:
-            first = check()
-        finally:
-            db.session.remove()
-        chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
-        del first
-        while chunk is not None:
-            yield chunk
-            chunk = None  # (nothing sent is kept while the stream sleeps)
-            chunk = next_frames([match_id], check, holding)
+    return held([match_id], check, holding)
 
 
 def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
@@ -195,14 +203,4 @@ def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
         sent[:] = [tag]
         return [frame("inbox", listed)]
 
-    with holding.app.app_context():
-        try:
-            first = check()
-        finally:
-            db.session.remove()
-        chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
-        del first
-        while chunk is not None:
-            yield chunk
-            chunk = None  # (nothing sent is kept while the stream sleeps)
-            chunk = next_frames([player.id], check, holding)
+    return held([player.id], check, holding)
