@@ -211,10 +211,11 @@ def leave_match(player: Player, match_id: str) -> Answer:
     gone = [player.id]
     if not any(s.player_id and not s.invited for s in match.seats):
         match.status = "cancelled"
+        match.end_reason = "cancelled"
         for pending in [s for s in match.seats if s.invited]:
             gone.append(pending.player.id)
             match.seats.remove(pending)
-        append_events(match, [{"type": "match_cancelled"}])
+        append_events(match, [{"type": "match_cancelled", "end_reason": "cancelled"}])
     notify(match, *gone)
     answer = view_answer(match, None)
     db.session.commit()

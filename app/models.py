@@ -28,6 +28,7 @@ from app.extensions import db
 
 MATCH_STATUSES = ("waiting", "active", "finished", "cancelled")
 VISIBILITIES = ("public", "private")
+END_REASONS = ("score", "resigned", "timed_out", "cancelled")
 
 
 def new_id(prefix: str) -> str:
@@ -66,6 +67,7 @@ class Match(db.Model):
     __table_args__ = (
         CheckConstraint(f"status IN {MATCH_STATUSES!r}", name="status"),
         CheckConstraint(f"visibility IN {VISIBILITIES!r}", name="visibility"),
+        CheckConstraint(f"end_reason IN {END_REASONS!r}", name="end_reason"),
         # the workers' queue: only matches with work are in it
         Index("ix_matches_due_at", "due_at", postgresql_where=text("due_at IS NOT NULL")),
     )
@@ -116,6 +118,11 @@ class Match(db.Model):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=func.now(), onupdate=func.now()
     )
+    end_reason: Mapped[str | None] = mapped_column(String(16))
+    """How the match ended (`score`, `resigned`, `timed_out`, `cancelled`); null until then."""
+    rematch_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="SET NULL"))
+    """The match `POST .../rematch` made of this finished one; null until then."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.seat", cascade="all, delete-orphan"

@@ -276,8 +276,9 @@ class PlayerCreatedSchema(PlayerPublicSchema):
 
 STATUSES = ["waiting", "active", "finished", "cancelled"]
 HAND_END_REASONS = ["tricks", "raise_refused", "mao_de_onze_refused", "void", "illegal_call"]
+END_REASONS = ["score", "resigned", "timed_out", "cancelled"]
 ENUMS: dict[str, list[str]] = {"Special": ["mao_de_onze", "mao_de_ferro"],
-                               "BotLevel": list(BOT_LEVELS)}
+                               "BotLevel": list(BOT_LEVELS), "EndReason": END_REASONS}
 """Enumerations that are components, so that a nullable one is ``allOf: [$ref]`` +
 ``nullable`` (an inline ``enum`` with ``null`` becomes several enum types in generators)."""
 
@@ -319,6 +320,20 @@ class TrickSchema(ResponseSchema):
     tie = fields.Boolean()
 
 
+class CallSchema(ResponseSchema):
+    """One call of a hand's betting: a raise (`to`) or an answer (`kind` on a mão de onze
+    decision)."""
+
+    OPTIONAL = frozenset({"to", "kind"})
+    seat = fields.Integer()
+    action = enum(["raise", "accept", "refuse"])
+    to = fields.Integer(metadata={"description": "a raise: the stake it asks for"})
+    kind = enum(["mao_de_onze"], metadata={"description": "a mão de onze decision"})
+
+
+CALLS = {"description": "the hand's betting so far, in order (public): raises and answers"}
+
+
 class HandSchema(ResponseSchema):
     number = fields.Integer()
     dealer = fields.Integer()
@@ -333,6 +348,7 @@ class HandSchema(ResponseSchema):
     stake = fields.Integer()
     special = Component("Special", allow_none=True)
     pending = Component("Pending", allow_none=True)
+    calls = fields.List(fields.Nested(CallSchema), metadata=CALLS)
     tricks = fields.List(fields.Nested(TrickSchema))
     to_act = fields.List(fields.Integer())
 
@@ -343,6 +359,7 @@ class LastHandSchema(ResponseSchema):
     points = fields.Integer()
     reason = enum(HAND_END_REASONS)
     tricks = fields.List(fields.Nested(TrickSchema))
+    calls = fields.List(fields.Nested(CallSchema), metadata=CALLS)
 
 
 class YouSchema(ResponseSchema):
@@ -399,6 +416,10 @@ class MatchViewSchema(ResponseSchema):
     score = fields.List(fields.Integer())
     games = fields.List(fields.Integer())
     winner_team = fields.Integer(allow_none=True)
+    end_reason = Component("EndReason", allow_none=True, metadata={
+        "description": "how the match ended; null until it has"})
+    rematch_id = fields.String(allow_none=True, metadata={
+        "description": "the rematch of this finished match (POST .../rematch); null until then"})
     you = fields.Nested(YouSchema, allow_none=True)
     hand = fields.Nested(HandSchema, allow_none=True)
     last_hand = fields.Nested(LastHandSchema, allow_none=True)
@@ -419,6 +440,8 @@ class MatchSummarySchema(ResponseSchema):
     score = fields.List(fields.Integer())
     seats_free = fields.Integer()
     winner_team = fields.Integer(allow_none=True)
+    end_reason = Component("EndReason", allow_none=True, metadata={
+        "description": "how the match ended; null until it has"})
     you = fields.Nested(YouSchema, allow_none=True)
     your_turn = fields.Boolean(metadata={
         "description": "the match waits for you: your seat may act, or you are invited"})
@@ -480,6 +503,7 @@ class InvitationDeclinedEventSchema(EventSchema):
 
 class MatchCancelledEventSchema(EventSchema):
     type = tag("match_cancelled")
+    end_reason = enum(["cancelled"])
 
 
 class MatchStartedEventSchema(EventSchema):
@@ -579,12 +603,23 @@ class MatchWonEventSchema(EventSchema):
     winner_team = fields.Integer()
     score = fields.List(fields.Integer())
     games = fields.List(fields.Integer())
+    end_reason = enum(END_REASONS[:3])
 
 
 class PlayerResignedEventSchema(EventSchema):
     type = tag("player_resigned")
     seat = fields.Integer()
     team = fields.Integer()
+
+
+class MatchForfeitedEventSchema(EventSchema):
+    """A team lost the match by the deadline rule (`on_timeout: forfeit`, or the third
+    deadline in a row): follows the seat's `turn_timed_out`."""
+
+    type = tag("match_forfeited")
+    team = fields.Integer(metadata={"description": "the team that forfeits"})
+    seat = fields.Integer(metadata={"description": "the seat whose deadline passed"})
+    reason = enum(["timed_out"])
 
 
 class TurnTimedOutEventSchema(EventSchema):
@@ -687,7 +722,8 @@ UNIONS: dict[str, OneOf] = {
                     RaisedEventSchema, RaiseAcceptedEventSchema, RaiseRefusedEventSchema,
                     ElevenDecidedEventSchema, IllegalCallEventSchema, HandWonEventSchema,
                     GameWonEventSchema, MatchWonEventSchema, PlayerResignedEventSchema,
-                    TurnTimedOutEventSchema, DeadlineSetEventSchema),
+                    TurnTimedOutEventSchema, DeadlineSetEventSchema,
+                    MatchForfeitedEventSchema),
 }
 
 # --- response headers (components/headers) -------------------------------------------------

@@ -297,6 +297,18 @@ def run_worker(app: Any, now: Any = None) -> int:
             db.session.remove()
 
 
+def deliver(app: Any, now: Any = None) -> int:
+    """Attempt the webhook deliveries that are due, as the worker's delivery thread does."""
+    from app.extensions import db
+    from app.webhook_delivery import deliver_due
+
+    with app.app_context():
+        try:
+            return deliver_due(now=now)
+        finally:
+            db.session.remove()
+
+
 NOTIFIED = "; BEGIN; SET; EXECUTE truco_notify; COMMIT"
 """How :func:`messages` shows what follows a write's `COMMIT` in its message: the
 notifications, in a transaction of their own (app/action_path.py: `_NOTIFY`)."""

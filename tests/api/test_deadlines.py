@@ -96,8 +96,10 @@ def test_forfeit_ends_the_match_at_once(client: Any, app: Any) -> None:
     after = get_view(client, match_id, seated[0])
     assert after["status"] == "finished" and after["winner_team"] == 1 - late % 2
     assert after["deadline"] is None
-    types = [e["type"] for e in get_events(client, match_id, seated[0])]
-    assert types[-3:] == ["turn_timed_out", "player_resigned", "match_won"]
+    events = get_events(client, match_id, seated[0])
+    assert [e["type"] for e in events][-3:] == ["turn_timed_out", "match_forfeited", "match_won"]
+    assert events[-2] == {**events[-2], "team": late % 2, "seat": late, "reason": "timed_out"}
+    assert after["end_reason"] == events[-1]["end_reason"] == "timed_out"
 
 
 def test_three_timeouts_in_a_row_abandon_the_seat(client: Any, app: Any) -> None:
