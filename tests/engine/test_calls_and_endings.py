@@ -5,8 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 import engine
 from engine import MatchState
+from engine.bots.beliefs import UNLIKELY_ACCEPT, UNLIKELY_CALL, world_weight
+from engine.bots.observation import observe
 from engine.determinize import determinize
 
 TWO = {"vira": "4d", "hands": [["3h", "Kc", "6c"], ["2c", "Kd", "6d"]]}
@@ -128,3 +132,41 @@ def test_a_forfeit_by_time_is_its_own_event() -> None:
     assert events[0] == {"type": "match_forfeited", "team": 1, "seat": 3, "reason": "timed_out"}
     assert events[1]["type"] == "match_won" and events[1]["end_reason"] == "timed_out"
     assert MatchState.from_json(state.to_json()) == state
+
+
+# --- the bots read the calls ------------------------------------------------------------------
+
+WEAK_1 = {"vira": "4d", "hands": [["3h", "Kc", "6c"], ["4c", "Qd", "6d"]]}
+"""Seat 1 holds nothing good (no 2, 3 or manilha)."""
+STRONG_1 = {"vira": "4d", "hands": [["4c", "Kc", "6c"], ["3h", "2c", "6d"]]}
+"""Seat 1 holds a 3 and a 2."""
+
+
+def test_an_opponent_accepting_on_nothing_is_an_unlikely_world() -> None:
+    for deal_, expected in ((WEAK_1, UNLIKELY_ACCEPT), (STRONG_1, 1.0)):
+        state, _ = step(new(deals=[deal_]), 0, type="raise")
+        state, _ = step(state, 1, type="accept")
+        assert world_weight(state, 0) == pytest.approx(expected)
+        # to seat 1, seat 0's truco on at most one good card is the unlikely choice
+        assert world_weight(state, 1) == pytest.approx(UNLIKELY_CALL)
+
+
+def test_an_answered_raise_still_counts_once_the_question_is_gone() -> None:
+    state, _ = step(new(deals=[WEAK_1]), 0, type="play", card="6c")
+    state, _ = step(state, 1, type="raise")
+    assert world_weight(state, 0) == pytest.approx(UNLIKELY_CALL)
+    state, _ = step(state, 0, type="accept")
+    assert world_weight(state, 0) == pytest.approx(UNLIKELY_CALL)
+
+
+def test_the_observation_says_when_the_opponents_showed_strength() -> None:
+    state, _ = step(new(), 0, type="raise")
+    assert not observe(engine.view(state, 0)).opponents_answered
+    state, _ = step(state, 1, type="accept")
+    assert observe(engine.view(state, 0)).opponents_answered
+    assert not observe(engine.view(state, 1)).opponents_answered  # its own answer
+    assert observe(engine.view(state, 0)).calls == state.hand.calls
+    state, _ = step(new(), 0, type="raise")
+    state, _ = step(state, 1, type="raise")  # raised over seat 0's truco
+    assert observe(engine.view(state, 0)).opponents_answered
+    assert not observe(engine.view(state, 1)).opponents_answered  # seat 0 only called
