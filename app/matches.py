@@ -71,7 +71,8 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
             _check_waiting_cap(found.waiting)
         seed = body["seed"] if body["seed"] is not None else server_seed()
         config = {"options": body["options"], "deals": body["deals"],
-                  "start_score": body["start_score"]}
+                  "start_score": body["start_score"],
+                  **({"rematch_of": body["rematch_of"]} if "rematch_of" in body else {})}
         start = start_state(body["ruleset"], players, seed, config)  # (validates it all)
         now = datetime.now(timezone.utc)
         match = Match(id=new_id("m_"), ruleset=body["ruleset"], players=players,

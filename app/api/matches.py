@@ -10,6 +10,7 @@ from sqlalchemy.orm import selectinload
 
 from app import conditional, play, ratelimit
 from app import matches as service
+from app.rematch import rematch as make_rematch
 from app.action_path import read_match
 from app.api.responses import (
     answer_response,
@@ -178,3 +179,15 @@ def resign(match_id: str) -> Response:
     """Your team concedes the match."""
     player = require_player()
     return answer_response(play.resign(player, match_id))
+
+
+@blp.route("/matches/<match_id>/rematch", methods=["POST"])
+@blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
+@blp.alt_response(200, schema=MatchViewSchema, headers=headers("ETag", "Location"),
+                  description="the rematch existed already: the same match")
+@blp.doc(operationId="createRematch", **AUTH_REQUIRED)
+def rematch(match_id: str) -> Response:
+    """A new match with the finished match's players (seat s at s + 1), the others invited,
+    bots in their seats; asked again (by anyone), the same match."""
+    answer = make_rematch(caller_id(), match_id)
+    return answer_response(answer, {"Location": f"/v1/matches/{answer.body['id']}"})
