@@ -460,7 +460,8 @@ def _document(match: Match, writes: BufferedWrites, **more: Any) -> str:
         "event_count": match.event_count, "action_count": match.action_count,
         "state": match.state, "to_act": _array(match.to_act), "score": _array(match.score),
         "status": match.status, "winner_team": match.winner_team,
-        "end_reason": match.end_reason, "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
+        "end_reason": match.end_reason,
+        "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
         "events": writes.events, "deliveries": writes.deliveries,
         **more}, option=orjson.OPT_NAIVE_UTC).decode()
 

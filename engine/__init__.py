@@ -18,6 +18,6 @@ from .views import redact_event, view
 __all__ = [
     "DECK", "Hand", "IllegalAction", "InvalidAction", "InvalidConfig", "MatchState",
     "OPTION_CHOICES", "OPTION_DEFAULTS", "Options", "PLAYER_COUNTS", "RULESETS", "Ruleset",
-    "Trick", "apply", "forfeit", "legal_actions", "manilhas", "new_match", "normal_form", "parse_card", "redact_event",
-    "resign", "strengths", "view",
+    "Trick", "apply", "forfeit", "legal_actions", "manilhas", "new_match", "normal_form",
+    "parse_card", "redact_event", "resign", "strengths", "view",
 ]

@@ -10,7 +10,6 @@ from sqlalchemy.orm import selectinload
 
 from app import conditional, play, ratelimit
 from app import matches as service
-from app.rematch import rematch as make_rematch
 from app.action_path import read_match
 from app.api.responses import (
     answer_response,
@@ -22,6 +21,7 @@ from app.auth import caller_id, optional_player, require_player
 from app.extensions import db
 from app.match_store import get_match
 from app.models import Match
+from app.rematch import rematch as make_rematch
 from app.rendering import etag_matches, etag_of, match_summary, tagged
 from app.schemas import (
     AUTH_OPTIONAL,
@@ -187,7 +187,9 @@ def resign(match_id: str) -> Response:
                   description="the rematch existed already: the same match")
 @blp.doc(operationId="createRematch", **AUTH_REQUIRED)
 def rematch(match_id: str) -> Response:
-    """A new match with the finished match's players (seat s at s + 1), the others invited,
-    bots in their seats; asked again (by anyone), the same match."""
+    """Play a finished match again with the same players.
+
+    The same ruleset, options and turn rules; seat s plays at s + 1; the other players are
+    invited, bots keep playing. Asked again, by anyone: 200 with the same match."""
     answer = make_rematch(caller_id(), match_id)
     return answer_response(answer, {"Location": f"/v1/matches/{answer.body['id']}"})

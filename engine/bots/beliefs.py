@@ -6,8 +6,8 @@ have won cheaply probably could not. Each world is weighted by how well it expla
 choices under a simple model of play (the easy rules): every opponent card play this hand that
 the model would not have made with that world's cards, and every opponent call of the hand
 (`hand.calls`: a raise, or an accepted call) the model would not have made with the cards that
-opponent was dealt, multiplies the weight by a constant below 1. Nothing is excluded outright: people
-and other bots play differently, and bluff.
+opponent was dealt, multiplies the weight by a constant below 1. Nothing is excluded
+outright: people and other bots play differently, and bluff.
 """
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 Matches that ended before this revision get their reason from their log: a forfeit by time
 (a `turn_timed_out` event whose outcome was `forfeit`), a resignation (`player_resigned`),
 else the score; a cancelled match, `cancelled`. Their `match_won` events get the same
-`end_reason` (and `match_cancelled`, `cancelled`). (Their old `player_resigned` events stay as they were logged.)
+`end_reason` (and `match_cancelled` events `cancelled`); their old `player_resigned` events
+stay as they were logged.
 
 Revision ID: 0013
 Revises: 0011
@@ -23,7 +24,8 @@ END_REASONS = ('score', 'resigned', 'timed_out', 'cancelled')
 def upgrade() -> None:
     op.add_column('matches', sa.Column('end_reason', sa.String(length=16), nullable=True))
     op.add_column('matches', sa.Column('rematch_id', sa.String(length=32), nullable=True))
-    op.create_check_constraint(op.f('ck_matches_end_reason'), 'matches', f"end_reason IN {END_REASONS!r}")
+    op.create_check_constraint(op.f('ck_matches_end_reason'), 'matches',
+                               f"end_reason IN {END_REASONS!r}")
     op.create_foreign_key(op.f('fk_matches_rematch_id_matches'), 'matches', 'matches',
                           ['rematch_id'], ['id'], ondelete='SET NULL')
     op.execute("""
