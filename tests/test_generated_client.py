@@ -226,6 +226,22 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
     assert all(isinstance(e.player_id, str) for e in joined)
     won = [e for e in log if isinstance(e, m.MatchWonEvent)]
     assert [e.winner_team for e in won] == [current.winner_team]
+    assert current.end_reason == m.EndReason.SCORE and won[0].end_reason.value == "score"
+    _rematch_is_typed(m, typed, clients, match_id)
+
+
+def _rematch_is_typed(m: Any, typed: Typed, clients: list[Any], match_id: str) -> None:
+    """The finished match's rematch (operation `createRematch`): 201 once, then the same
+    match (200) for anyone; seats moved on by one."""
+    rematch, show = _module("matches.create_rematch"), _module("matches.get_v1_matches_match_id")
+    made = rematch.sync_detailed(match_id, client=clients[2])
+    new = typed(made.parsed, m.MatchView)
+    assert made.status_code == 201 and made.headers["Location"] == f"/v1/matches/{new.id}"
+    assert typed(new.you, m.You).seat == 3 and new.status == m.MatchViewStatus.WAITING
+    again = rematch.sync_detailed(match_id, client=clients[0])
+    assert again.status_code == 200 and typed(again.parsed, m.MatchView).id == new.id
+    old = typed(show.sync(match_id, client=clients[0]), m.MatchView)
+    assert old.rematch_id == new.id and new.rematch_id is None and new.end_reason is None
 
 
 def _errors_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: str, view: Any,
