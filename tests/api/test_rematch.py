@@ -94,3 +94,22 @@ def test_only_its_players_may_ask(client: Any, app: Any) -> None:
     assert_problem(client.post(f"/v1/matches/{old_id}/rematch"), 401, "unauthorized")
     assert_problem(rematch(client, "m_nosuchmatch", carla), 404, "match_not_found")
     assert db_scalar(app, "SELECT count(*) FROM matches") == 1
+
+
+def test_a_rematch_made_by_a_request_that_died_before_naming_it_is_found_again(
+        client: Any, app: Any) -> None:
+    from sqlalchemy import text
+
+    from app.extensions import db
+
+    old_id, (ana, bia) = finished_match(client, 2)
+    made = rematch(client, old_id, ana).json["id"]
+    with app.app_context():  # as if the request had died after creating, before naming it
+        db.session.execute(text("UPDATE matches SET rematch_id = NULL WHERE id = :m"),
+                           {"m": old_id})
+        db.session.commit()
+    assert get_view(client, old_id, bia)["rematch_id"] is None
+    again = rematch(client, old_id, bia)
+    assert again.status_code == 200 and again.json["id"] == made
+    assert get_view(client, old_id, bia)["rematch_id"] == made
+    assert db_scalar(app, "SELECT count(*) FROM matches") == 2
