@@ -120,6 +120,7 @@ def test_three_timeouts_in_a_row_abandon_the_seat(client: Any, app: Any) -> None
             run_worker(app, now=_later(view))
             bob_timeouts += 1
     assert view["status"] == "finished" and view["winner_team"] == 0
+    assert view["end_reason"] == "timed_out"  # abandoned: a forfeit by time
     assert bob_timeouts == 3
     assert view["seats"][1]["timeouts"] == 3 and view["seats"][0]["timeouts"] == 0
     outcomes = [(e["outcome"], e["abandoned"]) for e in get_events(client, m["id"], ana)
