@@ -19,7 +19,8 @@ from app.webhook_events import on_store as enqueue_webhooks
 from app.writes import SESSION_WRITES, Writes
 
 DUE_CHANNEL = "truco_due"
-"""Background work that became due now (a bot's turn): payload the match id (workers listen)."""
+"""Background work that became due now (a bot's turn, a finished match to settle): payload
+the match id (workers listen)."""
 
 
 def _load(match_id: str) -> Match | None:
@@ -107,6 +108,7 @@ def store(match: Match, state: engine.MatchState, now: datetime | None = None,
     if state.status == "finished":
         match.status = "finished"
         match.winner_team = state.winner_team
+        writes.notify(DUE_CHANNEL, match.id)  # the workers settle it (app/settle.py)
     schedule(match, now or datetime.now(timezone.utc), writes)
 
 
