@@ -11,6 +11,7 @@ exactly once whatever retries, races or crashes happen (docs/ratings.md).
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from sqlalchemy import text
@@ -18,6 +19,8 @@ from sqlalchemy import text
 from app import level_players, ratings
 from app.extensions import db
 from app.match_end import end_reason
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,7 @@ class Side:
 
 _CLAIM = text("""
 SELECT id FROM matches WHERE status = 'finished' AND settled_at IS NULL
+   AND id <> ALL(CAST(:failed AS text[]))
  ORDER BY updated_at LIMIT 1 FOR UPDATE SKIP LOCKED""")
 _LOCK = text("""
 SELECT status = 'finished' AND settled_at IS NULL FROM matches WHERE id = :m FOR UPDATE""")
@@ -71,15 +75,22 @@ UPDATE ratings AS r SET mu = x.mu, sigma = x.sigma, rated_matches = r.rated_matc
 def settle_due(limit: int | None = None) -> int:
     """Settle finished matches not yet settled, oldest first, one transaction each, until
     none is left (or `limit`); how many were settled. Rows another settler holds are
-    skipped. Needs an app context."""
-    done = 0
+    skipped, and so is a match whose settlement failed (logged; tried again next call).
+    Needs an app context."""
+    done, failed = 0, []
     while limit is None or done < limit:
-        match_id = db.session.execute(_CLAIM).scalar()
+        match_id = db.session.execute(_CLAIM, {"failed": failed}).scalar()
         if match_id is None:
             db.session.rollback()
             return done
-        _settle(match_id)
-        db.session.commit()
+        try:
+            _settle(match_id)
+            db.session.commit()
+        except Exception:  # noqa: BLE001 - one bad match must not stop the others
+            db.session.rollback()
+            log.exception("settling match %s failed; trying again later", match_id)
+            failed.append(match_id)
+            continue
         done += 1
     return done
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg2
+from sqlalchemy import text
 
 from tests.api.helpers import (backend_gone, create, db_rows, db_scalar, profile, register,
                                resigned_match, settle_all)
@@ -123,3 +124,19 @@ def test_a_worker_killed_while_settling_leaves_the_match_to_be_settled_once(
     assert _settled_counts(client, ana.id) == _settled_counts(client, bia.id) == (1, 1)
     assert profile(client, ana.id)["ratings"]["duel"]["rating"] > 1500
     assert settle_all(app) == 0
+
+
+def test_a_match_that_cannot_be_settled_does_not_hold_up_the_others(client: Any,
+                                                                     app: Any) -> None:
+    from app.extensions import db
+
+    bad, _ = resigned_match(client, 2, loser_seat=1)
+    good, (ana, _) = resigned_match(client, 2, loser_seat=1)
+    with app.app_context():  # a seat of a level no settler knows: its settlement fails
+        db.session.execute(text("UPDATE seats SET player_id = NULL, bot_level = 'ghost' "
+                                "WHERE match_id = :m AND seat = 1"), {"m": bad})
+        db.session.commit()
+        db.session.remove()
+    assert settle_all(app) == 1
+    assert _settled_counts(client, ana.id) == (1, 1)
+    assert db_scalar(app, "SELECT settled_at IS NULL FROM matches WHERE id = :m", m=bad)
