@@ -12,6 +12,8 @@ from sqlalchemy.exc import IntegrityError
 
 from app.errors import ApiError
 from app.extensions import db
+from app.inbox import open_matches
+from app.match_store import bump, lock_match, notify
 from app.models import Player
 
 INDEX = "uq_players_handle"
@@ -47,12 +49,19 @@ def claimed() -> Iterator[None]:
 
 
 def update(player: Player, body: dict[str, Any]) -> None:
-    """Set the caller's `name` and/or `handle` (null: none) and commit, or 409."""
+    """Set the caller's `name` and/or `handle` (null: none) and commit, or 409. Each match
+    they sit in that is not over gets a new version, so its views (whose ETags name a
+    version) show the change."""
     with claimed():
         if "name" in body:
             player.name = body["name"].strip()
         if "handle" in body:
             player.handle = body["handle"]
+        db.session.flush()  # (the index decides before any match is locked)
+        for match_id in sorted(open_matches(player)):
+            match = lock_match(match_id)
+            bump(match)
+            notify(match)
 
 
 def invited_ids(invites: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -138,3 +138,18 @@ def test_inviting_yourself_by_handle_is_422(client: Any) -> None:
     r = client.post("/v1/matches", json={"players": 2, "invite": [{"seat": 1, "handle": "ana"}]},
                     headers={"Authorization": f"Bearer {ana['token']}"})
     assert "invite" in assert_problem(r, 422, "validation_error")["errors"]
+
+
+def test_views_of_the_players_open_matches_show_a_new_handle_and_name(client: Any) -> None:
+    ana, bia = register(client, "ana"), register(client, "bia")
+    m = create(client, ana, players=2, seat=0)
+    r = client.post(f"/v1/matches/{m['id']}/join", json={}, headers=bia.headers)
+    before = client.get(f"/v1/matches/{m['id']}", headers=ana.headers)
+    tag = before.headers["ETag"]
+    assert client.patch("/v1/players/me", json={"handle": "bia_b", "name": "Bia"},
+                        headers=bia.headers).status_code == 200
+    after = client.get(f"/v1/matches/{m['id']}", headers={**ana.headers, "If-None-Match": tag})
+    assert after.status_code == 200 and after.json["version"] == r.json["version"] + 1
+    assert after.json["seats"][1]["player"] | {"created_at": None} == {
+        "id": bia.id, "name": "Bia", "handle": "bia_b", "bot": False, "created_at": None}
+    assert after.json["legal_actions"] == before.json["legal_actions"]
