@@ -72,7 +72,7 @@ def invited_ids(invites: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return invites
     rows = db.session.execute(select(func.lower(Player.handle), Player.id)
                               .where(func.lower(Player.handle).in_(wanted))).all()
-    ids = dict(rows)
+    ids: dict[str, str] = {handle: pid for handle, pid in rows}
     unknown = sorted(wanted - set(ids))
     if unknown:
         raise ApiError(422, "validation_error", "the match cannot be created",

@@ -77,7 +77,7 @@ def settle_due(limit: int | None = None) -> int:
     none is left (or `limit`); how many were settled. Rows another settler holds are
     skipped, and so is a match whose settlement failed (logged; tried again next call).
     Needs an app context."""
-    done, failed = 0, []
+    done, failed = 0, list[str]()
     while limit is None or done < limit:
         match_id = db.session.execute(_CLAIM, {"failed": failed}).scalar()
         if match_id is None:
@@ -118,7 +118,7 @@ def _settle(match_id: str) -> None:
     final = [{"type": kind, **data} for kind, data
              in db.session.execute(_FINAL_EVENTS, {"m": match_id}).all()]
     timed_out = end_reason(final) == "timed_out"
-    hands = dict(db.session.execute(_HANDS, {"m": match_id}).all())
+    hands: dict[int, int] = {team: n for team, n in db.session.execute(_HANDS, {"m": match_id})}
     _tally(sides, winner, timed_out, hands)
     if not fixed:
         _rate(ratings.format_of(players), teams, sides, winner)
