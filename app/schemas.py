@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates,
+from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate,
                          validates_schema)
 
 from app.errors import ProblemSchema
@@ -98,7 +98,7 @@ class PlayerUpdateSchema(Schema):
     handle = handle_field(allow_none=True)
 
     @validates_schema
-    def _something(self, data: dict[str, Any], **_: Any) -> None:
+    def _not_empty(self, data: dict[str, Any], **_: Any) -> None:
         if not data:
             raise ValidationError("send name or handle", "_body")
 

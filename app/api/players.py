@@ -5,6 +5,7 @@ from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
+
 from app import handles, inbox, ratelimit
 from app.api.responses import json_response, not_modified
 from app.auth import hash_token, new_token, require_player
