@@ -49,7 +49,7 @@ T = TypeVar("T")
 _LOCK = Statement("truco_action_lock", """
 SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE""", {"match_id": "text"})
 
-_PLAYER_FIELDS = """'name', p.name, 'bot', p.bot,
+_PLAYER_FIELDS = """'name', p.name, 'handle', p.handle, 'bot', p.bot,
                 'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
                                       'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')"""
 """A player `p`'s fields as JSON object members (read back by :func:`_player`)."""
@@ -418,8 +418,8 @@ def _match_of(row: tuple[Any, ...]) -> Match:
         seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
 
 
-_MATCH_FIELDS = tuple(Match.__table__.columns.keys())
-"""Every column of a match (what :func:`_match_of` reads)."""
+_MATCH_FIELDS = tuple(k for k in Match.__table__.columns.keys() if k != "settled_at")
+"""Every column of a match that :func:`_match_of` reads (`settled_at` is the settlers')."""
 _SEAT_FIELDS = ("match_id", "seat", "player_id", "bot_level", "invited", "timeouts",
                 "timeouts_in_row", "player")
 """What :func:`_seat` reads of a seat (not `joined_at`, which nothing here shows)."""
@@ -436,7 +436,8 @@ def copy_match(match: Match) -> Match:
 
 def _player(player_id: str, fields: dict[str, Any]) -> Player:
     """The player `player_id` of :data:`_PLAYER_FIELDS` read as JSON."""
-    return _row(Player, id=player_id, name=fields["name"], bot=fields["bot"],
+    return _row(Player, id=player_id, name=fields["name"], handle=fields["handle"],
+                bot=fields["bot"],
                 created_at=datetime.fromisoformat(fields["created_at"]))
 
 

@@ -22,7 +22,8 @@ FORFEIT: dict[str, Any] = {"type": "forfeit", "reason": "timed_out"}
 """The action recorded for a seat's forfeit by time (a resignation: `{"type": "resign"}`)."""
 
 DUE_CHANNEL = "truco_due"
-"""Background work that became due now (a bot's turn): payload the match id (workers listen)."""
+"""Background work that became due now (a bot's turn, a finished match to settle): payload
+the match id (workers listen)."""
 
 
 def _load(match_id: str) -> Match | None:
@@ -111,6 +112,7 @@ def store(match: Match, state: engine.MatchState, now: datetime | None = None,
         match.status = "finished"
         match.winner_team = state.winner_team
         match.end_reason = state.end_reason
+        writes.notify(DUE_CHANNEL, match.id)  # the workers settle it (app/settle.py)
     schedule(match, now or datetime.now(timezone.utc), writes)
 
 

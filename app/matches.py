@@ -9,7 +9,7 @@ from typing import Any
 from flask import current_app
 
 import engine
-from app import action_path
+from app import action_path, handles
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
@@ -45,7 +45,7 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
     errors: dict[str, list[str]] = {}
     if any(not 0 <= s < players for s in bot_seats) or len(set(bot_seats)) != len(bot_seats):
         errors["bots"] = [f"each bot needs its own seat from 0 to {players - 1}"]
-    invites = body["invite"]
+    invites = handles.invited_ids(body["invite"])
     invite_seats = [i["seat"] for i in invites]
     reserved = bot_seats + invite_seats
     seat = body["seat"]

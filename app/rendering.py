@@ -14,7 +14,7 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def player_public(player: Player) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name, "bot": player.bot,
+    return {"id": player.id, "name": player.name, "handle": player.handle, "bot": player.bot,
             "created_at": iso(player.created_at)}
 
 

@@ -6,7 +6,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates
+from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate,
+                         validates_schema)
 
 from app.errors import ProblemSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, PLAYER_COUNTS, RULESETS
@@ -60,18 +61,51 @@ class QuerySchema(Schema):
 # --- requests --------------------------------------------------------------------------
 
 
+def check_name(value: str) -> None:
+    """A player's name: 1 to 32 printable characters after trimming, one of them visible."""
+    text = value.strip()
+    if not 1 <= len(text) <= 32 or not text.isprintable():
+        raise ValidationError("must be 1 to 32 printable characters after trimming")
+    if not any(visible(c) for c in text):
+        raise ValidationError("must contain at least one visible character")
+
+
+HANDLE_PATTERN = "^[A-Za-z0-9_-]{3,20}$"
+
+
+def check_handle(value: str) -> None:
+    """A handle: 3 to 20 of a-z 0-9 _ - (letters of either case; unique regardless of it)."""
+    if not re.fullmatch(HANDLE_PATTERN[1:-1], value):
+        raise ValidationError("must be 3 to 20 of a-z 0-9 _ -")
+
+
+def handle_field(**kwargs: Any) -> fields.String:
+    return fields.String(validate=check_handle, metadata={
+        "description": "3 to 20 of a-z 0-9 _ -; unique regardless of case",
+        "pattern": HANDLE_PATTERN}, **kwargs)
+
+
 class PlayerCreateSchema(Schema):
-    name = fields.String(required=True, metadata={
+    name = fields.String(required=True, validate=check_name, metadata={
         "description": "1 to 32 printable characters after trimming", "minLength": 1})
     bot = StrictBoolean(load_default=False, metadata={"description": "a program, not a person"})
+    handle = handle_field(load_default=None, allow_none=True)
 
-    @validates("name")
-    def _name(self, value: str, **_: Any) -> None:
-        text = value.strip()
-        if not 1 <= len(text) <= 32 or not text.isprintable():
-            raise ValidationError("must be 1 to 32 printable characters after trimming")
-        if not any(visible(c) for c in text):
-            raise ValidationError("must contain at least one visible character")
+
+class PlayerUpdateSchema(Schema):
+    name = fields.String(validate=check_name, metadata={
+        "description": "1 to 32 printable characters after trimming", "minLength": 1})
+    handle = handle_field(allow_none=True)
+
+    @validates_schema
+    def _not_empty(self, data: dict[str, Any], **_: Any) -> None:
+        if not data:
+            raise ValidationError("send name or handle", "_body")
+
+
+class PlayerLookupQuerySchema(QuerySchema):
+    handle = fields.String(required=True, validate=validate.Length(1, 64),
+                           metadata={"description": "compared regardless of case"})
 
 
 class BotSeatSchema(Schema):
@@ -81,7 +115,15 @@ class BotSeatSchema(Schema):
 
 class InviteSchema(Schema):
     seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
-    player_id = fields.String(required=True, validate=validate.Length(1, 32))
+    player_id = fields.String(validate=validate.Length(1, 32),
+                              metadata={"description": "exactly one of player_id or handle"})
+    handle = fields.String(validate=validate.Length(1, 64))
+
+    @validates_schema
+    def _one_player(self, data: dict[str, Any], **_: Any) -> None:
+        if ("player_id" in data) == ("handle" in data):
+            raise ValidationError("name the player by exactly one of player_id or handle",
+                                  "player_id")
 
 
 class DealSchema(Schema):
@@ -252,6 +294,7 @@ ACTION_EXAMPLES: dict[str, dict[str, Any]] = {
 class PlayerPublicSchema(ResponseSchema):
     id = fields.String()
     name = fields.String()
+    handle = fields.String(allow_none=True)
     bot = fields.Boolean()
     created_at = fields.DateTime()
 
@@ -264,8 +307,27 @@ class PlayerStatsSchema(ResponseSchema):
     lost = fields.Integer()
 
 
+class RatingSchema(ResponseSchema):
+    rating = fields.Float(metadata={"description": "the mean skill (mu), 1500 for a new player"})
+    mu = fields.Float()
+    sigma = fields.Float(metadata={"description": "the uncertainty of mu"})
+    provisional = fields.Boolean(metadata={"description": "sigma is still above 350"})
+    rated_matches = fields.Integer()
+
+
+class RatingsSchema(ResponseSchema):
+    duel = fields.Nested(RatingSchema, metadata={"description": "2-player matches"})
+    teams = fields.Nested(RatingSchema, metadata={"description": "4- and 6-player matches"})
+
+
 class PlayerProfileSchema(PlayerPublicSchema):
     stats = fields.Nested(PlayerStatsSchema)
+    ratings = fields.Nested(RatingsSchema)
+    matches_played = fields.Integer(metadata={"description": "finished matches"})
+    won = fields.Integer()
+    lost = fields.Integer()
+    forfeited = fields.Integer(metadata={"description": "lost by time (a deadline forfeit)"})
+    hands_won = fields.Integer()
 
 
 class PlayerCreatedSchema(PlayerPublicSchema):
@@ -665,9 +727,15 @@ class RulesetSchema(ResponseSchema):
     options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionChoicesSchema))
 
 
+class LevelPlayerSchema(ResponseSchema):
+    level = enum(BOT_LEVELS)
+    player_id = fields.String(metadata={"description": "the level's player: profile, ratings"})
+
+
 class RulesetListSchema(ResponseSchema):
     items = fields.List(fields.Nested(RulesetSchema))
     bot_levels = fields.List(fields.String())
+    bots = fields.List(fields.Nested(LevelPlayerSchema))
 
 
 # --- problems (app.errors.problem builds them) -------------------------------------------

@@ -13,6 +13,7 @@ import importlib
 import random
 import subprocess
 import sys
+import time
 import types
 from collections.abc import Iterator
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -276,3 +277,40 @@ def _replays_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: st
     reused = act.sync_detailed(match_id, client=client, body=other, idempotency_key=key)
     assert reused.status_code == 422
     assert typed(reused.parsed, m.Problem).code == "idempotency_key_reused"
+
+
+def test_a_generated_client_finds_players_and_reads_ratings(api: types.ModuleType,
+                                                            server: Server) -> None:
+    m = importlib.import_module(f"{PACKAGE}.models")
+    typed = Typed()
+    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
+    update, find = _module("players.update_my_profile"), _module("players.find_player_by_handle")
+    board = _module("leaderboard.get_leaderboard")
+    resign = _module("matches.post_v1_matches_match_id_resign")
+    anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
+    created = typed(register.sync(client=anonymous, body=m.PlayerCreate(name="rita")),
+                    m.PlayerCreated)
+    rita = api.AuthenticatedClient(base_url=server.url, token=created.token,
+                                   timeout=httpx.Timeout(30))
+    mine = typed(update.sync(client=rita, body=m.PlayerUpdate(handle="Rita-1")),
+                 m.PlayerProfile)
+    assert mine.handle == "Rita-1" and mine.ratings.duel.rating == 1500.0
+    taken = update.sync_detailed(client=rita, body=m.PlayerUpdate(handle="bot-easy"))
+    assert taken.status_code == 409
+    assert typed(find.sync(client=anonymous, handle="rita-1"), m.PlayerProfile).id == created.id
+
+    match = typed(create.sync(client=rita, body=m.MatchCreate(
+        bots=[m.BotSeat(seat=1, level=m.BotLevel.HARD)])), m.MatchView)
+    assert resign.sync_detailed(match.id, client=rita).status_code == 200
+    deadline = time.monotonic() + 20
+    while True:  # the server's worker settles the match (other tests' players may be listed)
+        page = typed(board.sync(client=anonymous, format_=m.GetLeaderboardFormat.DUEL,
+                                bots=True, limit=100), m.Leaderboard)
+        listed = {e.player.id: e for e in page.items}
+        if created.id in listed or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    entry = listed[created.id]
+    assert entry.player.handle == "Rita-1" and entry.rating < 1500 and entry.rated_matches == 1
+    assert listed["p_level_hard"].player.bot is True
+    assert [e.rank for e in page.items] == list(range(1, len(page.items) + 1))

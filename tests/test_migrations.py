@@ -15,7 +15,8 @@ from app import create_app
 from app.extensions import db
 
 TABLES = {"players", "matches", "seats", "events", "actions", "idempotency_records",
-          "rate_windows", "webhook_endpoints", "webhook_deliveries", "match_watches"}
+          "rate_windows", "webhook_endpoints", "webhook_deliveries", "match_watches",
+          "ratings", "player_tallies"}
 
 
 def _schema_diff() -> list:
@@ -56,7 +57,7 @@ def test_models_declare_exactly_the_migrated_tables() -> None:
 
 
 def _old_match(conn: Any, match_id: str, status: str, events: list[tuple[str, str]]) -> None:
-    """A match as stored before revision 0013, with its log (`(type, data)` pairs)."""
+    """A match as stored before revision 0012, with its log (`(type, data)` pairs)."""
     conn.execute(text(
         "INSERT INTO matches (id, ruleset, players, target_score, status, visibility, "
         "created_by, seed, config, on_timeout) VALUES (:id, 'paulista', 2, 12, :status, "
@@ -67,7 +68,7 @@ def _old_match(conn: Any, match_id: str, status: str, events: list[tuple[str, st
                      {"m": match_id, "seq": seq, "type": kind, "data": data})
 
 
-def test_matches_ended_before_0013_get_their_end_reason_from_their_log(
+def test_matches_ended_before_0012_get_their_end_reason_from_their_log(
         make_database: Callable[[str], str]) -> None:
     url = make_database(f"truco_backfill_{os.getpid()}")
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})

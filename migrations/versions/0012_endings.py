@@ -6,14 +6,14 @@ else the score; a cancelled match, `cancelled`. Their `match_won` events get the
 `end_reason` (and `match_cancelled` events `cancelled`); their old `player_resigned` events
 stay as they were logged.
 
-Revision ID: 0013
+Revision ID: 0012
 Revises: 0011
 Create Date: 2026-12-01
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0013'
+revision = '0012'
 down_revision = '0011'
 branch_labels = None
 depends_on = None
