@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 import engine
+from app.fairness import fairness_view
 from app.models import Event, Match, Player, Seat
 
 
@@ -110,6 +111,7 @@ def match_view(match: Match, seat: int | None,
         "score": game["score"] if game else list(start),
         "games": game["games"] if game else [0, 0],
         "winner_team": match.winner_team,
+        "fairness": fairness_view(match, seat),
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
         "hand": game["hand"] if game else None,
         "last_hand": game["last_hand"] if game else None,

@@ -89,6 +89,14 @@ class DealSchema(Schema):
     hands = fields.List(fields.List(fields.String()), required=True)
 
 
+CLIENT_SEED = {"load_default": None, "allow_none": True,
+               "validate": validate.Regexp(r"\A[A-Za-z0-9._-]{1,64}\Z",
+                                           error="must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+               "metadata": {"description": "your seat's contribution to the shuffle "
+                                           "(docs/fairness.md)", "pattern": "^[A-Za-z0-9._-]{1,64}$"}}
+"""The `client_seed` of the create and join bodies."""
+
+
 class MatchCreateSchema(Schema):
     ruleset = fields.String(load_default="paulista", validate=validate.OneOf(list(RULESETS)))
     players = fields.Integer(load_default=2, validate=validate.OneOf(PLAYER_COUNTS), **STRICT_INT)
@@ -111,6 +119,11 @@ class MatchCreateSchema(Schema):
                           validate=validate.Range(0, 2**62), **STRICT_INT)
     start_score = fields.List(fields.Integer(**STRICT_INT), load_default=None, allow_none=True)
     deals = fields.List(fields.Nested(DealSchema), load_default=None, allow_none=True)
+    client_seed = fields.String(**CLIENT_SEED)
+    commitment = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"\A[0-9a-fA-F]{64}\Z", error="must be a commitment from POST /v1/commitments"),
+        metadata={"description": "a commitment from POST /v1/commitments: the match uses "
+                                 "its secret"})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
         "description": "ruleset options by name (docs/rules.md); defaults: "
                        + ", ".join(f"{k}={v}" for k, v in OPTION_DEFAULTS.items())})
@@ -119,6 +132,7 @@ class MatchCreateSchema(Schema):
 class JoinSchema(Schema):
     seat = fields.Integer(load_default=None, allow_none=True, validate=SEAT_RANGE, **STRICT_INT)
     invite_code = fields.String(load_default=None, allow_none=True)
+    client_seed = fields.String(**CLIENT_SEED)
 
 
 class ActionSchema(Schema):
@@ -381,6 +395,23 @@ class RulesSchema(ResponseSchema):
     games_to_win = _option("games_to_win")
 
 
+class FairnessSchema(ResponseSchema):
+    """Scheme truco-commit-v1 (docs/fairness.md); null in a match with fixed deals."""
+
+    scheme = enum(["truco-commit-v1"])
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the secret"})
+    client_seeds = fields.List(fields.String(allow_none=True), metadata={
+        "description": "by seat: your own from the start, everyone's once the match starts; "
+                       '"" for none and for bots'})
+    secret = fields.String(allow_none=True, metadata={
+        "description": "hex, once the match is finished"})
+
+
+class CommitmentSchema(ResponseSchema):
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the secret"})
+    expires_at = fields.DateTime(metadata={"description": "use it in a create body by then"})
+
+
 class MatchViewSchema(ResponseSchema):
     id = fields.String()
     ruleset = enum(RULESETS)
@@ -399,6 +430,7 @@ class MatchViewSchema(ResponseSchema):
     score = fields.List(fields.Integer())
     games = fields.List(fields.Integer())
     winner_team = fields.Integer(allow_none=True)
+    fairness = fields.Nested(FairnessSchema, allow_none=True)
     you = fields.Nested(YouSchema, allow_none=True)
     hand = fields.Nested(HandSchema, allow_none=True)
     last_hand = fields.Nested(LastHandSchema, allow_none=True)
@@ -599,6 +631,14 @@ class TurnTimedOutEventSchema(EventSchema):
     timeouts_in_row = fields.Integer()
 
 
+class DealsRevealedEventSchema(EventSchema):
+    """The match is finished: its secret, to check every deal (docs/fairness.md); the last
+    event of the log."""
+
+    type = tag("deals_revealed")
+    secret = fields.String()
+
+
 class DeadlineSetEventSchema(EventSchema):
     """A new turn deadline for the seats to act (matches with a `turn_timeout`)."""
 
@@ -687,7 +727,7 @@ UNIONS: dict[str, OneOf] = {
                     RaisedEventSchema, RaiseAcceptedEventSchema, RaiseRefusedEventSchema,
                     ElevenDecidedEventSchema, IllegalCallEventSchema, HandWonEventSchema,
                     GameWonEventSchema, MatchWonEventSchema, PlayerResignedEventSchema,
-                    TurnTimedOutEventSchema, DeadlineSetEventSchema),
+                    TurnTimedOutEventSchema, DeadlineSetEventSchema, DealsRevealedEventSchema),
 }
 
 # --- response headers (components/headers) -------------------------------------------------

@@ -1,0 +1,56 @@
+"""Commitments made before a match exists (`POST /v1/commitments`, docs/fairness.md): the
+server draws the secret and shows its SHA-256, then the creator sends their seed; the
+creation that names the commitment takes its secret, once."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from app.errors import ApiError
+from app.extensions import db
+from app.fairness import commitment_of, new_secret
+from app.models import Commitment
+from app.rendering import iso
+
+LIFETIME = timedelta(minutes=10)
+"""How long a commitment may be used."""
+
+_TAKE = """
+SELECT player_id, secret, expires_at, used_at FROM commitments
+ WHERE commitment = %(commitment)s FOR UPDATE"""
+_USE = "UPDATE commitments SET used_at = now() WHERE commitment = %(commitment)s"
+
+
+def issue(player_id: str) -> dict[str, Any]:
+    """A fresh commitment of `player_id`: the body of the 201."""
+    secret = new_secret()
+    row = Commitment(commitment=commitment_of(secret), player_id=player_id, secret=secret,
+                     expires_at=datetime.now(timezone.utc) + LIFETIME)
+    db.session.add(row)
+    db.session.commit()
+    return {"commitment": row.commitment, "expires_at": iso(row.expires_at)}
+
+
+def take(fairy: Any, player_id: str, commitment: str) -> str:
+    """The secret of `commitment`, marked used, in the creation's transaction on `fairy`
+    (app/action_path.py: own_connection; a failed creation rolls the use back); or the
+    problem that says why not: 422 commitment_unknown, 403 commitment_not_yours, 422
+    commitment_expired, 409 commitment_used."""
+    with fairy.cursor() as cursor:
+        cursor.execute(_TAKE, {"commitment": commitment.lower()})
+        row = cursor.fetchone()
+        if row is None:
+            raise ApiError(422, "commitment_unknown", "no such commitment: fetch one with "
+                           "POST /v1/commitments")
+        owner, secret, expires_at, used_at = row
+        if owner != player_id:
+            raise ApiError(403, "commitment_not_yours", "this commitment was made for "
+                           "another player")
+        if used_at is not None:
+            raise ApiError(409, "commitment_used", "this commitment is used by a match "
+                           "already: fetch a new one")
+        if expires_at <= datetime.now(timezone.utc):
+            raise ApiError(422, "commitment_expired", "this commitment has expired: fetch "
+                           "a new one")
+        cursor.execute(_USE, {"commitment": commitment.lower()})
+    return str(secret)
