@@ -90,12 +90,14 @@ def _rules_while_waiting(match: Match) -> dict[str, Any]:
 
 
 def match_view(match: Match, seat: int | None,
-               state: engine.MatchState | None = None) -> dict[str, Any]:
+               state: engine.MatchState | None = None,
+               open_cards: bool = False) -> dict[str, Any]:
     """The match as `seat` (None: spectator) may see it (`state`: the engine's state of
-    `match.state`, when the caller has it already)."""
+    `match.state`, when the caller has it already; `open_cards`: every card, for a finished
+    match's replay, engine.view)."""
     if state is None and match.state:
         state = engine.MatchState.from_json(match.state)
-    game = engine.view(state, seat) if state is not None else None
+    game = engine.view(state, seat, open_cards) if state is not None else None
     in_hand = game["cards_in_hand"] if game else [0] * match.players
     start = match.config.get("start_score") or [0, 0]
     seats = {s.seat: s for s in match.seats}

@@ -334,6 +334,7 @@ class TrickSchema(ResponseSchema):
 
 
 class HandSchema(ResponseSchema):
+    OPTIONAL = frozenset({"hands"})
     number = fields.Integer()
     dealer = fields.Integer()
     vira = fields.String(allow_none=True, metadata={"description": "null in mineiro"})
@@ -349,6 +350,8 @@ class HandSchema(ResponseSchema):
     pending = Component("Pending", allow_none=True)
     tricks = fields.List(fields.Nested(TrickSchema))
     to_act = fields.List(fields.Integer())
+    hands = fields.List(fields.List(fields.String()), metadata={
+        "description": "in a replay, to the match's players only: every seat's cards"})
 
 
 class LastHandSchema(ResponseSchema):
@@ -405,6 +408,20 @@ class FairnessSchema(ResponseSchema):
                        '"" for none and for bots'})
     secret = fields.String(allow_none=True, metadata={
         "description": "hex, once the match is finished"})
+
+
+class ReplayQuerySchema(QuerySchema):
+    step = QueryInteger(load_default=0, validate=validate.Range(min=0), metadata={
+        "description": "0 (before the first event) to `steps` (after the last)"})
+
+
+class ReplaySchema(ResponseSchema):
+    step = fields.Integer()
+    steps = fields.Integer(metadata={"description": "the events of the log"})
+    view = fields.Nested("MatchViewSchema", metadata={
+        "description": "the match after the change that wrote event `step`: to its players "
+                       "with every card (`hand.hands`, face-down cards) and no legal actions; "
+                       "to anyone else as a spectator saw it"})
 
 
 class CommitmentSchema(ResponseSchema):

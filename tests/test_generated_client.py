@@ -260,3 +260,36 @@ def _replays_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: st
     reused = act.sync_detailed(match_id, client=client, body=other, idempotency_key=key)
     assert reused.status_code == 422
     assert typed(reused.parsed, m.Problem).code == "idempotency_key_reused"
+
+
+def test_a_generated_client_audits_a_match_and_replays_it(api: types.ModuleType,
+                                                          server: Server) -> None:
+    """A commitment first, seeds, the reveal, the deals_revealed event and every replay
+    step, typed by the generated models."""
+    m = importlib.import_module(f"{PACKAGE}.models")
+    typed = Typed()
+    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
+    join = _module("matches.post_v1_matches_match_id_join")
+    resign = _module("matches.post_v1_matches_match_id_resign")
+    events = _module("events.get_v1_matches_match_id_events")
+    commit, replay = _module("commitments.create_commitment"), _module("replays.get_replay")
+    anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
+    clients = [api.AuthenticatedClient(base_url=server.url, timeout=httpx.Timeout(30), token=typed(
+        register.sync(client=anonymous, body=m.PlayerCreate(name=n)), m.PlayerCreated).token)
+        for n in ("ana", "bob")]
+    promise = typed(commit.sync_detailed(client=clients[0]).parsed, m.Commitment)
+    made = typed(create.sync(client=clients[0], body=m.MatchCreate(
+        commitment=promise.commitment, client_seed="ana-77")), m.MatchView)
+    fairness = typed(made.fairness, m.Fairness)
+    assert fairness.commitment == promise.commitment and fairness.client_seeds == ["ana-77", None]
+    join.sync(made.id, client=clients[1], body=m.Join(client_seed="b0b.1"))
+    ended = typed(resign.sync(made.id, client=clients[1]), m.MatchView)
+    assert typed(ended.fairness, m.Fairness).secret is not None
+    log = typed(events.sync(made.id, client=clients[0], after=0, limit=100, wait=0),
+                m.EventPage).items
+    assert isinstance(log[-1], m.DealsRevealedEvent) and log[-1].secret == ended.fairness.secret
+    for step in range(len(log) + 1):
+        shown = typed(replay.sync(made.id, client=clients[0], step=step), m.Replay)
+        assert shown.step == step and shown.steps == len(log)
+        typed(shown.view, m.MatchView)
+    assert len(shown.view.hand.hands) == 2
