@@ -6,14 +6,18 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from sqlalchemy import delete, func, select
+
 from app.errors import ApiError
 from app.extensions import db
 from app.fairness import commitment_of, new_secret
-from app.models import Commitment
+from app.models import Commitment, Player
 from app.rendering import iso
 
 LIFETIME = timedelta(minutes=10)
 """How long a commitment may be used."""
+MAX_OPEN = 20
+"""Unused, unexpired commitments one player may hold at once."""
 
 _TAKE = """
 SELECT player_id, secret, expires_at, used_at FROM commitments
@@ -22,10 +26,22 @@ _USE = "UPDATE commitments SET used_at = now() WHERE commitment = %(commitment)s
 
 
 def issue(player_id: str) -> dict[str, Any]:
-    """A fresh commitment of `player_id`: the body of the 201."""
+    """A fresh commitment of `player_id`: the body of the 201 (their expired, unused ones
+    are dropped); 409 too_many_commitments when they hold MAX_OPEN unused ones."""
+    now = datetime.now(timezone.utc)
+    # the player's row locked: parallel requests count each other's commitments
+    db.session.execute(select(Player.id).where(Player.id == player_id)
+                       .with_for_update(key_share=True))
+    unused = (Commitment.player_id == player_id) & Commitment.used_at.is_(None)
+    db.session.execute(delete(Commitment).where(unused, Commitment.expires_at <= now))
+    if db.session.execute(select(func.count()).select_from(Commitment)
+                          .where(unused)).scalar_one() >= MAX_OPEN:
+        db.session.rollback()
+        raise ApiError(409, "too_many_commitments", f"you hold {MAX_OPEN} unused commitments: "
+                       "create a match with one, or wait until they expire")
     secret = new_secret()
     row = Commitment(commitment=commitment_of(secret), player_id=player_id, secret=secret,
-                     expires_at=datetime.now(timezone.utc) + LIFETIME)
+                     expires_at=now + LIFETIME)
     db.session.add(row)
     db.session.commit()
     return {"commitment": row.commitment, "expires_at": iso(row.expires_at)}

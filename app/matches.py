@@ -162,8 +162,9 @@ def _start_if_full(match: Match, writes: Writes,
 def join_match(player_id: str, match_id: str, seat: int | None,
                invite_code: str | None, client_seed: str | None = None) -> tuple[Answer, bool]:
     """Seat the player `player_id` with their `client_seed`; (their view, True) when a seat
-    was taken now, False when already seated (the seed sent is then ignored). An invited player accepts this way: they take the seat reserved for them (no
-    invite code needed; a `seat` asked for is ignored). Two round trips, as an action:
+    was taken now, False when already seated (the seed sent is then ignored). An invited
+    player accepts this way: they take the seat reserved for them (no invite code needed; a
+    `seat` asked for is ignored). Two round trips, as an action:
     lock and read the match; write and commit (app/action_path.py)."""
     with action_path.own_connection() as connection:
         loaded = action_path.lock_and_load(connection, match_id, player_id, None,

@@ -21,6 +21,7 @@ from .views import redact_event, view
 __all__ = [
     "DEAL_SCHEME", "DECK", "Hand", "IllegalAction", "InvalidAction", "InvalidConfig", "MatchState",
     "OPTION_CHOICES", "OPTION_DEFAULTS", "Options", "PLAYER_COUNTS", "RULESETS", "Ruleset",
-    "Trick", "apply", "deal_commitment", "deal_key", "legal_actions", "manilhas", "new_match", "normal_form", "parse_card", "redact_event",
+    "Trick", "apply", "deal_commitment", "deal_key", "legal_actions", "manilhas", "new_match",
+    "normal_form", "parse_card", "redact_event",
     "resign", "strengths", "view",
 ]

@@ -118,11 +118,16 @@ def _module(name: str) -> Any:
     return importlib.import_module(f"{PACKAGE}.api.{name}")
 
 
+def _seating() -> tuple[Any, Any, Any]:
+    """The generated modules that register a player, create a match and join it."""
+    return (_module("players.post_v1_players"), _module("matches.post_v1_matches"),
+            _module("matches.post_v1_matches_match_id_join"))
+
+
 def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: Server) -> None:
     m = importlib.import_module(f"{PACKAGE}.models")
     typed = Typed()
-    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
-    join = _module("matches.post_v1_matches_match_id_join")
+    register, create, join = _seating()
     show = _module("matches.get_v1_matches_match_id")
     mine = _module("players.get_v1_me_matches")
     act = _module("actions.post_v1_matches_match_id_actions")
@@ -266,10 +271,8 @@ def test_a_generated_client_audits_a_match_and_replays_it(api: types.ModuleType,
                                                           server: Server) -> None:
     """A commitment first, seeds, the reveal, the deals_revealed event and every replay
     step, typed by the generated models."""
-    m = importlib.import_module(f"{PACKAGE}.models")
-    typed = Typed()
-    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
-    join = _module("matches.post_v1_matches_match_id_join")
+    m, typed = importlib.import_module(f"{PACKAGE}.models"), Typed()
+    (register, create, join) = _seating()
     resign = _module("matches.post_v1_matches_match_id_resign")
     events = _module("events.get_v1_matches_match_id_events")
     commit, replay = _module("commitments.create_commitment"), _module("replays.get_replay")

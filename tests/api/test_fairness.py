@@ -120,6 +120,18 @@ def test_a_commitment_fetched_first_is_the_matchs(client: Any, app: Any) -> None
     assert db_scalar(app, "SELECT count(*) FROM matches") == 1
 
 
+def test_a_player_holds_at_most_twenty_unused_commitments(client: Any, app: Any) -> None:
+    ana = register(client, "ana")
+    for _ in range(20):
+        assert client.post("/v1/commitments", headers=ana.headers).status_code == 201
+    assert_problem(client.post("/v1/commitments", headers=ana.headers), 409,
+                   "too_many_commitments")
+    assert db_scalar(app, "SELECT count(*) FROM commitments") == 20
+    db_execute(app, "UPDATE commitments SET expires_at = now() - interval '1 second'")
+    assert client.post("/v1/commitments", headers=ana.headers).status_code == 201
+    assert db_scalar(app, "SELECT count(*) FROM commitments") == 1  # (the expired are gone)
+
+
 def test_a_commitment_that_cannot_be_used_is_a_problem_and_changes_nothing(
         client: Any, app: Any) -> None:
     ana, bob = register(client, "ana"), register(client, "bob")

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (act_ok, assert_problem, auth, create, full_match, get_events, get_view,
-                               join, register, run_worker, stored_secret)
+from tests.api.helpers import (act_ok, assert_problem, auth, create, full_match, get_events,
+                               get_view, join, register, run_worker, stored_secret)
 
 Record = tuple[Any, int, dict[str, Any]]
 """(viewer, the last event's seq, the view it was served then)."""

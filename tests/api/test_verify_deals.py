@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import requests
 
-from tests.api.helpers import (act_ok, client_fetch, full_match, get_view, register,
-                               run_worker, create)
+from tests.api.helpers import (act_ok, client_fetch, create, full_match, get_view, register,
+                               run_worker, stored_secret)
 from tests.concurrency.servers import Server, start_servers
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "verify_deals.py"
@@ -152,7 +152,6 @@ def test_the_script_checks_a_match_on_a_real_server(server: Server, app: Any) ->
                       json=rng.choice(mine["legal_actions"])).raise_for_status()
         if requests.get(f"{base}/v1/matches/{m['id']}", timeout=10).json()["status"] != "active":
             break
-    from tests.api.helpers import stored_secret
     secret = stored_secret(app, m["id"])
     requests.post(f"{base}/v1/matches/{m['id']}/resign", headers=auth[1], timeout=10)
     done = _run(server, m["id"], bob["token"])
