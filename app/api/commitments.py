@@ -7,6 +7,7 @@ from flask_smorest import Blueprint
 from app import commitments
 from app.api.responses import json_response
 from app.auth import caller_id
+from app.errors import PROBLEM_MIMETYPE, ProblemSchema
 from app.schemas import AUTH_REQUIRED, CommitmentSchema
 
 blp = Blueprint("commitments", __name__, url_prefix="/v1",
@@ -15,6 +16,8 @@ blp = Blueprint("commitments", __name__, url_prefix="/v1",
 
 @blp.route("/commitments", methods=["POST"])
 @blp.response(201, CommitmentSchema)
+@blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="you hold 20 unused commitments (code too_many_commitments)")
 @blp.doc(operationId="createCommitment", **AUTH_REQUIRED)
 def create() -> Response:
     """A fresh commitment (10 minutes) to name as `commitment` in the body of the match you

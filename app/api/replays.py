@@ -8,6 +8,7 @@ from flask_smorest import Blueprint
 
 from app.api.responses import json_response
 from app.auth import optional_player
+from app.errors import PROBLEM_MIMETYPE, ProblemSchema
 from app.rendering import PRIVATE_CACHE_CONTROL
 from app.replay import replay_answer
 from app.schemas import AUTH_OPTIONAL, ReplayQuerySchema, ReplaySchema
@@ -18,6 +19,8 @@ blp = Blueprint("replays", __name__, url_prefix="/v1", description="Replays of f
 @blp.route("/matches/<match_id>/replay")
 @blp.arguments(ReplayQuerySchema(), location="query")
 @blp.response(200, ReplaySchema)
+@blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="the match is not finished (code match_not_finished)")
 @blp.doc(operationId="getReplay", **AUTH_OPTIONAL)
 def replay(args: dict[str, Any], match_id: str) -> Response:
     """A finished match as it stood after event `step` of its log: its players see every
