@@ -60,6 +60,17 @@ def test_bots_and_seats_without_a_seed_have_the_empty_seed(client: Any) -> None:
     assert get_view(client, match_id)["fairness"]["client_seeds"] == ["", ""]
 
 
+def test_an_invited_player_sends_their_seed_when_accepting(client: Any) -> None:
+    ana, bob = register(client, "ana"), register(client, "bob")
+    m = create(client, ana, client_seed="a1", invite=[{"seat": 1, "player_id": bob.id}])
+    assert m["fairness"]["client_seeds"] == ["a1", None]
+    r = join(client, m["id"], bob, client_seed="b.2")
+    assert r.status_code == 200 and r.json["status"] == "active"
+    assert r.json["fairness"]["client_seeds"] == ["a1", "b.2"]
+    again = join(client, m["id"], bob, client_seed="other")  # seated already: ignored
+    assert again.json["fairness"]["client_seeds"] == ["a1", "b.2"]
+
+
 @pytest.mark.parametrize("seed", ["", "a" * 65, "a b", "ção", "a|b", 7, ["a"]])
 def test_a_bad_client_seed_is_422_and_changes_nothing(client: Any, app: Any, seed: Any) -> None:
     ana, bob = register(client, "ana"), register(client, "bob")
