@@ -24,8 +24,9 @@ import verify_deals  # noqa: E402
 
 def _play(client: Any, match_id: str, seated: list[Any], rng: random.Random,
           hands: int | None = None) -> None:
-    """Random legal play without raises by the people seated (bots move through the worker)
-    until the match is finished or hand `hands` is dealt."""
+    """Random legal play by the people seated, who never raise nor accept a raise (so a match
+    lasts several hands), until it is finished or hand `hands` is dealt; bots move through
+    the worker."""
     while True:
         view = get_view(client, match_id)
         if view["status"] != "active" or (hands and view["hand"]["number"] >= hands):
@@ -37,7 +38,7 @@ def _play(client: Any, match_id: str, seated: list[Any], rng: random.Random,
         seat = rng.choice(people)
         legal = get_view(client, match_id, seated[seat])["legal_actions"]
         act_ok(client, match_id, seated[seat],
-               rng.choice([a for a in legal if a["type"] != "raise"] or legal))
+               rng.choice([a for a in legal if a["type"] not in ("raise", "accept")] or legal))
 
 
 def _finished(client: Any, players: int, ruleset: str, seed: int) -> tuple[str, list[Any]]:
