@@ -22,6 +22,8 @@ class Commitment(db.Model):
                                            nullable=False, index=True)
     secret: Mapped[str] = mapped_column(String(64), nullable=False)
     """Hex of the 32 secret bytes: shown to nobody before its match is finished."""
+    match_id: Mapped[str] = mapped_column(String(32), nullable=False)
+    """The id the match made with it will have (part of the key: fixed before the seeds)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
                                                  server_default=func.now())
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

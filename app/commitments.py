@@ -11,7 +11,7 @@ from sqlalchemy import delete, func, select
 from app.errors import ApiError
 from app.extensions import db
 from app.fairness import commitment_of, new_secret
-from app.models import Commitment, Player
+from app.models import Commitment, Player, new_id
 from app.rendering import iso
 
 LIFETIME = timedelta(minutes=10)
@@ -20,7 +20,7 @@ MAX_OPEN = 20
 """Unused, unexpired commitments one player may hold at once."""
 
 _TAKE = """
-SELECT player_id, secret, expires_at, used_at FROM commitments
+SELECT player_id, secret, match_id, expires_at, used_at FROM commitments
  WHERE commitment = %(commitment)s FOR UPDATE"""
 _USE = "UPDATE commitments SET used_at = now() WHERE commitment = %(commitment)s"
 
@@ -41,14 +41,15 @@ def issue(player_id: str) -> dict[str, Any]:
                        "create a match with one, or wait until they expire")
     secret = new_secret()
     row = Commitment(commitment=commitment_of(secret), player_id=player_id, secret=secret,
-                     expires_at=now + LIFETIME)
+                     match_id=new_id("m_"), expires_at=now + LIFETIME)
     db.session.add(row)
     db.session.commit()
-    return {"commitment": row.commitment, "expires_at": iso(row.expires_at)}
+    return {"commitment": row.commitment, "expires_at": iso(row.expires_at),
+            "match_id": row.match_id}
 
 
-def take(fairy: Any, player_id: str, commitment: str) -> str:
-    """The secret of `commitment`, marked used, in the creation's transaction on `fairy`
+def take(fairy: Any, player_id: str, commitment: str) -> tuple[str, str]:
+    """The secret of `commitment` and the id of the match it is for, marked used, in the creation's transaction on `fairy`
     (app/action_path.py: own_connection; a failed creation rolls the use back); or the
     problem that says why not: 422 commitment_unknown, 403 commitment_not_yours, 422
     commitment_expired, 409 commitment_used."""
@@ -58,7 +59,7 @@ def take(fairy: Any, player_id: str, commitment: str) -> str:
         if row is None:
             raise ApiError(422, "commitment_unknown", "no such commitment: fetch one with "
                            "POST /v1/commitments")
-        owner, secret, expires_at, used_at = row
+        owner, secret, match_id, expires_at, used_at = row
         if owner != player_id:
             raise ApiError(403, "commitment_not_yours", "this commitment was made for "
                            "another player")
@@ -69,4 +70,4 @@ def take(fairy: Any, player_id: str, commitment: str) -> str:
             raise ApiError(422, "commitment_expired", "this commitment has expired: fetch "
                            "a new one")
         cursor.execute(_USE, {"commitment": commitment.lower()})
-    return str(secret)
+    return str(secret), str(match_id)

@@ -76,12 +76,12 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
         seed = body["seed"] if body["seed"] is not None else server_seed()
         config = {"options": body["options"], "deals": body["deals"],
                   "start_score": body["start_score"]}
-        match_id = new_id("m_")
-        client_seed = body["client_seed"] or ""
+        secret, match_id = new_secret(), new_id("m_")
+        if body["commitment"] is not None:  # (the secret and the id were fixed before)
+            secret, match_id = commitments.take(connection, player_id, body["commitment"])
         if auditable:
-            config["fairness"] = fairness_config(
-                new_secret() if body["commitment"] is None
-                else commitments.take(connection, player_id, body["commitment"]))
+            config["fairness"] = fairness_config(secret)
+        client_seed = body["client_seed"] or ""
         seeds = [client_seed if s == seat else "" for s in range(players)]  # (if full now)
         start = start_state(body["ruleset"], players, seed, config,  # (validates it all)
                             key_of(config, match_id, seeds))

@@ -428,6 +428,8 @@ class ReplaySchema(ResponseSchema):
 class CommitmentSchema(ResponseSchema):
     commitment = fields.String(metadata={"description": "hex SHA-256 of the secret"})
     expires_at = fields.DateTime(metadata={"description": "use it in a create body by then"})
+    match_id = fields.String(metadata={
+        "description": "the id the match created with it will have (part of the deal key)"})
 
 
 class MatchViewSchema(ResponseSchema):

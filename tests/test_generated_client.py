@@ -284,7 +284,8 @@ def test_a_generated_client_audits_a_match_and_replays_it(api: types.ModuleType,
     made = typed(create.sync(client=clients[0], body=m.MatchCreate(
         commitment=promise.commitment, client_seed="ana-77")), m.MatchView)
     fairness = typed(made.fairness, m.Fairness)
-    assert fairness.commitment == promise.commitment and fairness.client_seeds == ["ana-77", None]
+    assert fairness.commitment == promise.commitment and made.id == promise.match_id
+    assert fairness.client_seeds == ["ana-77", None]
     join.sync(made.id, client=clients[1], body=m.Join(client_seed="b0b.1"))
     ended = typed(resign.sync(made.id, client=clients[1]), m.MatchView)
     assert typed(ended.fairness, m.Fairness).secret is not None

@@ -21,5 +21,6 @@ blp = Blueprint("commitments", __name__, url_prefix="/v1",
 @blp.doc(operationId="createCommitment", **AUTH_REQUIRED)
 def create() -> Response:
     """A fresh commitment (10 minutes) to name as `commitment` in the body of the match you
-    create next: its deals then come from a secret fixed before you sent your seed."""
+    create next: its deals then come from a secret, and its id is `match_id`, both fixed
+    before you sent your seed."""
     return json_response(commitments.issue(caller_id()), 201)

@@ -24,6 +24,7 @@ def upgrade() -> None:
         sa.Column("commitment", sa.String(length=64), nullable=False),
         sa.Column("player_id", sa.String(length=32), nullable=False),
         sa.Column("secret", sa.String(length=64), nullable=False),
+        sa.Column("match_id", sa.String(length=32), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.text("now()"),
                   nullable=False),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),

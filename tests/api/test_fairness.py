@@ -120,10 +120,11 @@ def test_a_commitment_fetched_first_is_the_matchs(client: Any, app: Any) -> None
     commitment = r.json["commitment"]
     expires = datetime.fromisoformat(r.json["expires_at"].replace("Z", "+00:00"))
     assert timedelta(minutes=9) < expires - before <= timedelta(minutes=10, seconds=5)
-    assert set(r.json) == {"commitment", "expires_at"}
+    assert set(r.json) == {"commitment", "expires_at", "match_id"}
     m = create(client, ana, commitment=commitment, client_seed="mine",
                bots=[{"seat": 1, "level": "random"}])
     assert m["fairness"]["commitment"] == commitment
+    assert m["id"] == r.json["match_id"]  # (the key's id, fixed before the seed was sent)
     secret = stored_secret(app, m["id"])
     assert hashlib.sha256(bytes.fromhex(secret)).hexdigest() == commitment
     r = client.post("/v1/matches", json={"commitment": commitment}, headers=ana.headers)
