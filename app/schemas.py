@@ -6,7 +6,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates
+from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate,
+                         validates_schema)
 
 from app.errors import ProblemSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, PLAYER_COUNTS, RULESETS
@@ -60,18 +61,51 @@ class QuerySchema(Schema):
 # --- requests --------------------------------------------------------------------------
 
 
+def check_name(value: str) -> None:
+    """A player's name: 1 to 32 printable characters after trimming, one of them visible."""
+    text = value.strip()
+    if not 1 <= len(text) <= 32 or not text.isprintable():
+        raise ValidationError("must be 1 to 32 printable characters after trimming")
+    if not any(visible(c) for c in text):
+        raise ValidationError("must contain at least one visible character")
+
+
+HANDLE_PATTERN = "^[A-Za-z0-9_-]{3,20}$"
+
+
+def check_handle(value: str) -> None:
+    """A handle: 3 to 20 of a-z 0-9 _ - (letters of either case; unique regardless of it)."""
+    if not re.fullmatch(HANDLE_PATTERN[1:-1], value):
+        raise ValidationError("must be 3 to 20 of a-z 0-9 _ -")
+
+
+def handle_field(**kwargs: Any) -> fields.String:
+    return fields.String(validate=check_handle, metadata={
+        "description": "3 to 20 of a-z 0-9 _ -; unique regardless of case",
+        "pattern": HANDLE_PATTERN}, **kwargs)
+
+
 class PlayerCreateSchema(Schema):
-    name = fields.String(required=True, metadata={
+    name = fields.String(required=True, validate=check_name, metadata={
         "description": "1 to 32 printable characters after trimming", "minLength": 1})
     bot = StrictBoolean(load_default=False, metadata={"description": "a program, not a person"})
+    handle = handle_field(load_default=None, allow_none=True)
 
-    @validates("name")
-    def _name(self, value: str, **_: Any) -> None:
-        text = value.strip()
-        if not 1 <= len(text) <= 32 or not text.isprintable():
-            raise ValidationError("must be 1 to 32 printable characters after trimming")
-        if not any(visible(c) for c in text):
-            raise ValidationError("must contain at least one visible character")
+
+class PlayerUpdateSchema(Schema):
+    name = fields.String(validate=check_name, metadata={
+        "description": "1 to 32 printable characters after trimming", "minLength": 1})
+    handle = handle_field(allow_none=True)
+
+    @validates_schema
+    def _not_empty(self, data: dict[str, Any], **_: Any) -> None:
+        if not data:
+            raise ValidationError("send name or handle", "_body")
+
+
+class PlayerLookupQuerySchema(QuerySchema):
+    handle = fields.String(required=True, validate=validate.Length(1, 64),
+                           metadata={"description": "compared regardless of case"})
 
 
 class BotSeatSchema(Schema):
@@ -81,12 +115,29 @@ class BotSeatSchema(Schema):
 
 class InviteSchema(Schema):
     seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
-    player_id = fields.String(required=True, validate=validate.Length(1, 32))
+    player_id = fields.String(validate=validate.Length(1, 32),
+                              metadata={"description": "exactly one of player_id or handle"})
+    handle = fields.String(validate=validate.Length(1, 64))
+
+    @validates_schema
+    def _one_player(self, data: dict[str, Any], **_: Any) -> None:
+        if ("player_id" in data) == ("handle" in data):
+            raise ValidationError("name the player by exactly one of player_id or handle",
+                                  "player_id")
 
 
 class DealSchema(Schema):
     vira = fields.String(allow_none=True, load_default=None)
     hands = fields.List(fields.List(fields.String()), required=True)
+
+
+CLIENT_SEED = {"load_default": None, "allow_none": True,
+               "validate": validate.Regexp(r"\A[A-Za-z0-9._-]{1,64}\Z",
+                                           error="must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+               "metadata": {"description": "your seat's contribution to the shuffle "
+                                           "(docs/fairness.md)",
+                            "pattern": "^[A-Za-z0-9._-]{1,64}$"}}
+"""The `client_seed` of the create and join bodies."""
 
 
 class MatchCreateSchema(Schema):
@@ -111,6 +162,11 @@ class MatchCreateSchema(Schema):
                           validate=validate.Range(0, 2**62), **STRICT_INT)
     start_score = fields.List(fields.Integer(**STRICT_INT), load_default=None, allow_none=True)
     deals = fields.List(fields.Nested(DealSchema), load_default=None, allow_none=True)
+    client_seed = fields.String(**CLIENT_SEED)
+    commitment = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"\A[0-9a-fA-F]{64}\Z", error="must be a commitment from POST /v1/commitments"),
+        metadata={"description": "a commitment from POST /v1/commitments: the match uses "
+                                 "its secret"})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
         "description": "ruleset options by name (docs/rules.md); defaults: "
                        + ", ".join(f"{k}={v}" for k, v in OPTION_DEFAULTS.items())})
@@ -119,6 +175,7 @@ class MatchCreateSchema(Schema):
 class JoinSchema(Schema):
     seat = fields.Integer(load_default=None, allow_none=True, validate=SEAT_RANGE, **STRICT_INT)
     invite_code = fields.String(load_default=None, allow_none=True)
+    client_seed = fields.String(**CLIENT_SEED)
 
 
 class ActionSchema(Schema):
@@ -252,6 +309,7 @@ ACTION_EXAMPLES: dict[str, dict[str, Any]] = {
 class PlayerPublicSchema(ResponseSchema):
     id = fields.String()
     name = fields.String()
+    handle = fields.String(allow_none=True)
     bot = fields.Boolean()
     created_at = fields.DateTime()
 
@@ -264,8 +322,27 @@ class PlayerStatsSchema(ResponseSchema):
     lost = fields.Integer()
 
 
+class RatingSchema(ResponseSchema):
+    rating = fields.Float(metadata={"description": "the mean skill (mu), 1500 for a new player"})
+    mu = fields.Float()
+    sigma = fields.Float(metadata={"description": "the uncertainty of mu"})
+    provisional = fields.Boolean(metadata={"description": "sigma is still above 350"})
+    rated_matches = fields.Integer()
+
+
+class RatingsSchema(ResponseSchema):
+    duel = fields.Nested(RatingSchema, metadata={"description": "2-player matches"})
+    teams = fields.Nested(RatingSchema, metadata={"description": "4- and 6-player matches"})
+
+
 class PlayerProfileSchema(PlayerPublicSchema):
     stats = fields.Nested(PlayerStatsSchema)
+    ratings = fields.Nested(RatingsSchema)
+    matches_played = fields.Integer(metadata={"description": "finished matches"})
+    won = fields.Integer()
+    lost = fields.Integer()
+    forfeited = fields.Integer(metadata={"description": "lost by time (a deadline forfeit)"})
+    hands_won = fields.Integer()
 
 
 class PlayerCreatedSchema(PlayerPublicSchema):
@@ -276,8 +353,9 @@ class PlayerCreatedSchema(PlayerPublicSchema):
 
 STATUSES = ["waiting", "active", "finished", "cancelled"]
 HAND_END_REASONS = ["tricks", "raise_refused", "mao_de_onze_refused", "void", "illegal_call"]
+END_REASONS = ["score", "resigned", "timed_out", "cancelled"]
 ENUMS: dict[str, list[str]] = {"Special": ["mao_de_onze", "mao_de_ferro"],
-                               "BotLevel": list(BOT_LEVELS)}
+                               "BotLevel": list(BOT_LEVELS), "EndReason": END_REASONS}
 """Enumerations that are components, so that a nullable one is ``allOf: [$ref]`` +
 ``nullable`` (an inline ``enum`` with ``null`` becomes several enum types in generators)."""
 
@@ -319,7 +397,22 @@ class TrickSchema(ResponseSchema):
     tie = fields.Boolean()
 
 
+class CallSchema(ResponseSchema):
+    """One call of a hand's betting: a raise (`to`) or an answer (`kind` on a mão de onze
+    decision)."""
+
+    OPTIONAL = frozenset({"to", "kind"})
+    seat = fields.Integer()
+    action = enum(["raise", "accept", "refuse"])
+    to = fields.Integer(metadata={"description": "a raise: the stake it asks for"})
+    kind = enum(["mao_de_onze"], metadata={"description": "a mão de onze decision"})
+
+
+CALLS = {"description": "the hand's betting so far, in order (public): raises and answers"}
+
+
 class HandSchema(ResponseSchema):
+    OPTIONAL = frozenset({"hands"})
     number = fields.Integer()
     dealer = fields.Integer()
     vira = fields.String(allow_none=True, metadata={"description": "null in mineiro"})
@@ -333,8 +426,11 @@ class HandSchema(ResponseSchema):
     stake = fields.Integer()
     special = Component("Special", allow_none=True)
     pending = Component("Pending", allow_none=True)
+    calls = fields.List(fields.Nested(CallSchema), metadata=CALLS)
     tricks = fields.List(fields.Nested(TrickSchema))
     to_act = fields.List(fields.Integer())
+    hands = fields.List(fields.List(fields.String()), metadata={
+        "description": "in a replay, to the match's players only: every seat's cards"})
 
 
 class LastHandSchema(ResponseSchema):
@@ -343,6 +439,7 @@ class LastHandSchema(ResponseSchema):
     points = fields.Integer()
     reason = enum(HAND_END_REASONS)
     tricks = fields.List(fields.Nested(TrickSchema))
+    calls = fields.List(fields.Nested(CallSchema), metadata=CALLS)
 
 
 class YouSchema(ResponseSchema):
@@ -381,6 +478,39 @@ class RulesSchema(ResponseSchema):
     games_to_win = _option("games_to_win")
 
 
+class FairnessSchema(ResponseSchema):
+    """Scheme truco-commit-v1 (docs/fairness.md); null in a match with fixed deals."""
+
+    scheme = enum(["truco-commit-v1"])
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the secret"})
+    client_seeds = fields.List(fields.String(allow_none=True), metadata={
+        "description": "by seat: your own from the start, everyone's once the match starts; "
+                       '"" for none and for bots'})
+    secret = fields.String(allow_none=True, metadata={
+        "description": "hex, once the match is finished"})
+
+
+class ReplayQuerySchema(QuerySchema):
+    step = QueryInteger(load_default=0, validate=validate.Range(min=0), metadata={
+        "description": "0 (before the first event) to `steps` (after the last)"})
+
+
+class ReplaySchema(ResponseSchema):
+    step = fields.Integer()
+    steps = fields.Integer(metadata={"description": "the events of the log"})
+    view = fields.Nested("MatchViewSchema", metadata={
+        "description": "the match after the change that wrote event `step`: to its players "
+                       "with every card (`hand.hands`, face-down cards) and no legal actions; "
+                       "to anyone else as a spectator saw it"})
+
+
+class CommitmentSchema(ResponseSchema):
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the secret"})
+    expires_at = fields.DateTime(metadata={"description": "use it in a create body by then"})
+    match_id = fields.String(metadata={
+        "description": "the id the match created with it will have (part of the deal key)"})
+
+
 class MatchViewSchema(ResponseSchema):
     id = fields.String()
     ruleset = enum(RULESETS)
@@ -399,6 +529,11 @@ class MatchViewSchema(ResponseSchema):
     score = fields.List(fields.Integer())
     games = fields.List(fields.Integer())
     winner_team = fields.Integer(allow_none=True)
+    end_reason = Component("EndReason", allow_none=True, metadata={
+        "description": "how the match ended; null until it has"})
+    rematch_id = fields.String(allow_none=True, metadata={
+        "description": "the rematch of this finished match (POST .../rematch); null until then"})
+    fairness = fields.Nested(FairnessSchema, allow_none=True)
     you = fields.Nested(YouSchema, allow_none=True)
     hand = fields.Nested(HandSchema, allow_none=True)
     last_hand = fields.Nested(LastHandSchema, allow_none=True)
@@ -419,6 +554,8 @@ class MatchSummarySchema(ResponseSchema):
     score = fields.List(fields.Integer())
     seats_free = fields.Integer()
     winner_team = fields.Integer(allow_none=True)
+    end_reason = Component("EndReason", allow_none=True, metadata={
+        "description": "how the match ended; null until it has"})
     you = fields.Nested(YouSchema, allow_none=True)
     your_turn = fields.Boolean(metadata={
         "description": "the match waits for you: your seat may act, or you are invited"})
@@ -480,6 +617,7 @@ class InvitationDeclinedEventSchema(EventSchema):
 
 class MatchCancelledEventSchema(EventSchema):
     type = tag("match_cancelled")
+    end_reason = enum(["cancelled"])
 
 
 class MatchStartedEventSchema(EventSchema):
@@ -579,12 +717,23 @@ class MatchWonEventSchema(EventSchema):
     winner_team = fields.Integer()
     score = fields.List(fields.Integer())
     games = fields.List(fields.Integer())
+    end_reason = enum(END_REASONS[:3])
 
 
 class PlayerResignedEventSchema(EventSchema):
     type = tag("player_resigned")
     seat = fields.Integer()
     team = fields.Integer()
+
+
+class MatchForfeitedEventSchema(EventSchema):
+    """A team lost the match by the deadline rule (`on_timeout: forfeit`, or the third
+    deadline in a row): follows the seat's `turn_timed_out`."""
+
+    type = tag("match_forfeited")
+    team = fields.Integer(metadata={"description": "the team that forfeits"})
+    seat = fields.Integer(metadata={"description": "the seat whose deadline passed"})
+    reason = enum(["timed_out"])
 
 
 class TurnTimedOutEventSchema(EventSchema):
@@ -597,6 +746,14 @@ class TurnTimedOutEventSchema(EventSchema):
     outcome = enum(["auto_play", "forfeit"])
     abandoned = fields.Boolean(metadata={"description": "the third deadline in a row"})
     timeouts_in_row = fields.Integer()
+
+
+class DealsRevealedEventSchema(EventSchema):
+    """The match is finished: its secret, to check every deal (docs/fairness.md); the last
+    event of the log."""
+
+    type = tag("deals_revealed")
+    secret = fields.String()
 
 
 class DeadlineSetEventSchema(EventSchema):
@@ -630,9 +787,15 @@ class RulesetSchema(ResponseSchema):
     options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionChoicesSchema))
 
 
+class LevelPlayerSchema(ResponseSchema):
+    level = enum(BOT_LEVELS)
+    player_id = fields.String(metadata={"description": "the level's player: profile, ratings"})
+
+
 class RulesetListSchema(ResponseSchema):
     items = fields.List(fields.Nested(RulesetSchema))
     bot_levels = fields.List(fields.String())
+    bots = fields.List(fields.Nested(LevelPlayerSchema))
 
 
 # --- problems (app.errors.problem builds them) -------------------------------------------
@@ -687,7 +850,8 @@ UNIONS: dict[str, OneOf] = {
                     RaisedEventSchema, RaiseAcceptedEventSchema, RaiseRefusedEventSchema,
                     ElevenDecidedEventSchema, IllegalCallEventSchema, HandWonEventSchema,
                     GameWonEventSchema, MatchWonEventSchema, PlayerResignedEventSchema,
-                    TurnTimedOutEventSchema, DeadlineSetEventSchema),
+                    TurnTimedOutEventSchema, DeadlineSetEventSchema,
+                    MatchForfeitedEventSchema, DealsRevealedEventSchema),
 }
 
 # --- response headers (components/headers) -------------------------------------------------

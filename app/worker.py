@@ -15,6 +15,8 @@ with `SELECT ... FOR UPDATE SKIP LOCKED`. Hence:
 Workers sleep on `LISTEN truco_due` (sent when work becomes due now) with a short poll as a
 safety net (a notification lost while a worker reconnects costs at most one period).
 
+Between steps it settles finished matches (app.settle: tallies and ratings, once each).
+
 Webhook deliveries (app.webhook_delivery, docs/correspondence.md) are sent by a thread of
 the same worker, from their own outbox table, so that a slow endpoint never delays a bot.
 
@@ -39,6 +41,7 @@ from app.extensions import db
 from app.match_store import DUE_CHANNEL, claim_due
 from app.models import Match
 from app.play import advance
+from app.settle import settle_due
 from app.waiting import libpq_dsn
 from app.webhook_delivery import start_thread as start_deliveries
 
@@ -129,6 +132,7 @@ class Worker:
                 with self.app.app_context():
                     try:
                         run_due()
+                        settle_due()
                         held = due_but_held(datetime.now(timezone.utc))
                     finally:
                         db.session.remove()

@@ -13,6 +13,7 @@ import importlib
 import random
 import subprocess
 import sys
+import time
 import types
 from collections.abc import Iterator
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -118,11 +119,16 @@ def _module(name: str) -> Any:
     return importlib.import_module(f"{PACKAGE}.api.{name}")
 
 
+def _seating() -> tuple[Any, Any, Any]:
+    """The generated modules that register a player, create a match and join it."""
+    return (_module("players.post_v1_players"), _module("matches.post_v1_matches"),
+            _module("matches.post_v1_matches_match_id_join"))
+
+
 def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: Server) -> None:
     m = importlib.import_module(f"{PACKAGE}.models")
     typed = Typed()
-    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
-    join = _module("matches.post_v1_matches_match_id_join")
+    register, create, join = _seating()
     show = _module("matches.get_v1_matches_match_id")
     mine = _module("players.get_v1_me_matches")
     act = _module("actions.post_v1_matches_match_id_actions")
@@ -226,6 +232,22 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
     assert all(isinstance(e.player_id, str) for e in joined)
     won = [e for e in log if isinstance(e, m.MatchWonEvent)]
     assert [e.winner_team for e in won] == [current.winner_team]
+    assert current.end_reason == m.EndReason.SCORE and won[0].end_reason.value == "score"
+    _rematch_is_typed(m, typed, clients, match_id)
+
+
+def _rematch_is_typed(m: Any, typed: Typed, clients: list[Any], match_id: str) -> None:
+    """The finished match's rematch (operation `createRematch`): 201 once, then the same
+    match (200) for anyone; seats moved on by one."""
+    rematch, show = _module("matches.create_rematch"), _module("matches.get_v1_matches_match_id")
+    made = rematch.sync_detailed(match_id, client=clients[2])
+    new = typed(made.parsed, m.MatchView)
+    assert made.status_code == 201 and made.headers["Location"] == f"/v1/matches/{new.id}"
+    assert typed(new.you, m.You).seat == 3 and new.status == m.MatchViewStatus.WAITING
+    again = rematch.sync_detailed(match_id, client=clients[0])
+    assert again.status_code == 200 and typed(again.parsed, m.MatchView).id == new.id
+    old = typed(show.sync(match_id, client=clients[0]), m.MatchView)
+    assert old.rematch_id == new.id and new.rematch_id is None and new.end_reason is None
 
 
 def _errors_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: str, view: Any,
@@ -260,3 +282,72 @@ def _replays_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: st
     reused = act.sync_detailed(match_id, client=client, body=other, idempotency_key=key)
     assert reused.status_code == 422
     assert typed(reused.parsed, m.Problem).code == "idempotency_key_reused"
+
+
+def test_a_generated_client_finds_players_and_reads_ratings(api: types.ModuleType,
+                                                            server: Server) -> None:
+    m = importlib.import_module(f"{PACKAGE}.models")
+    typed = Typed()
+    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
+    update, find = _module("players.update_my_profile"), _module("players.find_player_by_handle")
+    board = _module("leaderboard.get_leaderboard")
+    resign = _module("matches.post_v1_matches_match_id_resign")
+    anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
+    created = typed(register.sync(client=anonymous, body=m.PlayerCreate(name="rita")),
+                    m.PlayerCreated)
+    rita = api.AuthenticatedClient(base_url=server.url, token=created.token,
+                                   timeout=httpx.Timeout(30))
+    mine = typed(update.sync(client=rita, body=m.PlayerUpdate(handle="Rita-1")),
+                 m.PlayerProfile)
+    assert mine.handle == "Rita-1" and mine.ratings.duel.rating == 1500.0
+    taken = update.sync_detailed(client=rita, body=m.PlayerUpdate(handle="bot-easy"))
+    assert taken.status_code == 409
+    assert typed(find.sync(client=anonymous, handle="rita-1"), m.PlayerProfile).id == created.id
+
+    match = typed(create.sync(client=rita, body=m.MatchCreate(
+        bots=[m.BotSeat(seat=1, level=m.BotLevel.HARD)])), m.MatchView)
+    assert resign.sync_detailed(match.id, client=rita).status_code == 200
+    deadline = time.monotonic() + 20
+    while True:  # the server's worker settles the match (other tests' players may be listed)
+        page = typed(board.sync(client=anonymous, format_=m.GetLeaderboardFormat.DUEL,
+                                bots=True, limit=100), m.Leaderboard)
+        listed = {e.player.id: e for e in page.items}
+        if created.id in listed or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    entry = listed[created.id]
+    assert entry.player.handle == "Rita-1" and entry.rating < 1500 and entry.rated_matches == 1
+    assert listed["p_level_hard"].player.bot is True
+    assert [e.rank for e in page.items] == list(range(1, len(page.items) + 1))
+
+
+def test_a_generated_client_audits_a_match_and_replays_it(api: types.ModuleType,
+                                                          server: Server) -> None:
+    """A commitment first, seeds, the reveal, the deals_revealed event and every replay
+    step, typed by the generated models."""
+    m, typed = importlib.import_module(f"{PACKAGE}.models"), Typed()
+    (register, create, join) = _seating()
+    resign = _module("matches.post_v1_matches_match_id_resign")
+    events = _module("events.get_v1_matches_match_id_events")
+    commit, replay = _module("commitments.create_commitment"), _module("replays.get_replay")
+    anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
+    clients = [api.AuthenticatedClient(base_url=server.url, timeout=httpx.Timeout(30), token=typed(
+        register.sync(client=anonymous, body=m.PlayerCreate(name=n)), m.PlayerCreated).token)
+        for n in ("ana", "bob")]
+    promise = typed(commit.sync_detailed(client=clients[0]).parsed, m.Commitment)
+    made = typed(create.sync(client=clients[0], body=m.MatchCreate(
+        commitment=promise.commitment, client_seed="ana-77")), m.MatchView)
+    fairness = typed(made.fairness, m.Fairness)
+    assert fairness.commitment == promise.commitment and made.id == promise.match_id
+    assert fairness.client_seeds == ["ana-77", None]
+    join.sync(made.id, client=clients[1], body=m.Join(client_seed="b0b.1"))
+    ended = typed(resign.sync(made.id, client=clients[1]), m.MatchView)
+    assert typed(ended.fairness, m.Fairness).secret is not None
+    log = typed(events.sync(made.id, client=clients[0], after=0, limit=100, wait=0),
+                m.EventPage).items
+    assert isinstance(log[-1], m.DealsRevealedEvent) and log[-1].secret == ended.fairness.secret
+    for step in range(len(log) + 1):
+        shown = typed(replay.sync(made.id, client=clients[0], step=step), m.Replay)
+        assert shown.step == step and shown.steps == len(log)
+        typed(shown.view, m.MatchView)
+    assert len(shown.view.hand.hands) == 2

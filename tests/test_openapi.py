@@ -117,10 +117,11 @@ def test_actions_are_a_oneof_with_exactly_the_fields_the_engine_reads() -> None:
 def _event_types_written() -> set[str]:
     """Every event type the engine and the app write (`{"type": "..."` in their source)."""
     sources = [*(ROOT / "engine").glob("*.py"),
-               *(ROOT / "app" / name for name in ("matches.py", "play.py", "match_store.py"))]
+               *(ROOT / "app" / name for name in ("matches.py", "play.py", "match_store.py",
+                                                  "fairness.py"))]
     found = {m for path in sources
              for m in re.findall(r'\{"type": "(\w+)"', path.read_text())}
-    return found - set(_FIELDS) - {"resign"}  # action bodies, not events
+    return found - set(_FIELDS) - {"resign", "forfeit"}  # action bodies, not events
 
 
 def test_every_event_type_has_its_schema() -> None:

@@ -9,11 +9,11 @@ from app.extensions import api
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint on ``app`` (after ``api.init_app(app)``)."""
-    from app.api import actions, events, health, matches, players, rulesets, webhooks
-    from app.api import streams
+    from app.api import (actions, commitments, events, health, leaderboard, matches, players,
+                         replays, rulesets, streams, webhooks)
 
-    for module in (health, players, matches, actions, events, rulesets, webhooks,
-                   streams):
+    for module in (health, players, matches, actions, events, rulesets, webhooks, leaderboard,
+                   commitments, replays, streams):
         api.register_blueprint(module.blp)
     app.register_blueprint(health.docs_bp)
     from app.api import landing, webclient
