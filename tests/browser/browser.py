@@ -24,13 +24,17 @@ WAIT = 30
 def binaries() -> tuple[str, str]:
     """The browser and its driver; outside CI a missing one skips the test, saying which,
     under CI (CI=true) it fails."""
+    import importlib.util
+
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
-    if browser and driver:
+    selenium = importlib.util.find_spec("selenium") is not None
+    if browser and driver and selenium:
         return browser, driver
-    missing = "chromium" if not browser else "chromedriver"
+    missing = ("chromium" if not browser else "chromedriver" if not driver
+               else "the selenium package (requirements.txt)")
     message = (f"{missing} is not installed: the browser tests need Debian's chromium and "
-               "chromium-driver (apt-get install -y chromium chromium-driver)")
+               "chromium-driver (apt-get install -y chromium chromium-driver) and selenium")
     if os.environ.get("CI") == "true":
         pytest.fail(message)
     pytest.skip(message)
