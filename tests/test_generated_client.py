@@ -1,5 +1,8 @@
 """A client generated from the served openapi.yaml plays a whole match, typed all the way.
 
+Its functions are named by the operationIds (every operation has one), the models that the match
+view and the create body use hold no ``Any``, options are typed, and a 304 keeps the 200's type.
+
 openapi-python-client (the generator third parties use) turns ``GET /openapi.yaml`` of a real
 server (gunicorn, as in production) into a package in a temporary folder; four players then
 register, create and join a 4-player match, long-poll, and play it to the end with items of
@@ -11,17 +14,21 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 import subprocess
 import sys
 import types
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 import attrs
 import httpx
 import pytest
+import yaml
 
 from tests.concurrency.servers import Server, start_servers
+from tests.spec_support import operations
 
 PACKAGE = "truco_client"
 # No post hooks: the generator would run ruff on the code, which nothing here needs.
@@ -118,15 +125,70 @@ def _module(name: str) -> Any:
     return importlib.import_module(f"{PACKAGE}.api.{name}")
 
 
+def _snake(operation_id: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower()
+
+
+def _hints(model: type) -> dict[str, Any]:
+    names = vars(importlib.import_module(f"{PACKAGE}.models"))
+    return get_type_hints(model, vars(sys.modules[model.__module__]), names)
+
+
+def _untyped(hint: Any, where: str, seen: set[type]) -> list[str]:
+    """Where ``hint`` (a field's annotation, followed into models, unions, lists and maps)
+    holds ``Any``. A model's ``additional_properties`` (the fields a later version adds) is not
+    followed, except in a map model, whose entries it is."""
+    if hint is Any:
+        return [where]
+    if get_origin(hint) in (Union, types.UnionType, list, dict):
+        return [found for arg in get_args(hint) for found in _untyped(arg, where, seen)]
+    if not attrs.has(hint) or hint in seen:
+        return []
+    seen.add(hint)
+    hints, fields = _hints(hint), attrs.fields(hint)
+    return [found for field in fields
+            if field.name != "additional_properties" or len(fields) == 1
+            for found in _untyped(hints[field.name], f"{hint.__name__}.{field.name}", seen)]
+
+
+def test_every_operation_is_named_and_typed(api: types.ModuleType, server: Server) -> None:
+    """Functions named by operationIds; no Any in the view's and the create body's models,
+    in the rulesets' options, nor in what a conditional GET returns."""
+    spec = httpx.get(f"{server.url}/openapi.yaml", timeout=10).raise_for_status()
+    listed = list(operations(yaml.safe_load(spec.text)))
+    missing = [f"{method} {path}" for path, method, op in listed if "operationId" not in op]
+    assert missing == [], f"operations without an operationId: {missing}"
+    ids = [op["operationId"] for _, _, op in listed]
+    assert len(set(ids)) == len(ids) and all(re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)*", i)
+                                             for i in ids), ids
+    generated = {p.stem for p in (Path(api.__file__).parent / "api").glob("*/*.py")} - {
+        "__init__"}
+    assert generated == {_snake(i) for i in ids}
+    assert {"create_match", "get_match", "send_action", "join_match", "list_events",
+            "list_my_matches", "register_player"} <= generated
+
+    m = importlib.import_module(f"{PACKAGE}.models")
+    for model in (m.MatchView, m.MatchCreate, m.RulesetList):
+        assert _untyped(model, model.__name__, set()) == []
+    assert m.MatchOptions in get_args(_hints(m.MatchCreate)["options"])
+    assert [p.value for p in m.PlayerCount] == [2, 4, 6] and m.PlayerCount.FOUR == 4
+    for path, method, op in listed:
+        if "304" in op["responses"]:  # a conditional GET: the 304 keeps the 200's type
+            module = _module(f"{op['tags'][0]}.{_snake(op['operationId'])}")
+            returned = get_args(get_type_hints(module._parse_response, vars(module))["return"])
+            ok = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+            assert Any not in returned and getattr(m, ok.rsplit("/", 1)[1]) in returned, returned
+
+
 def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: Server) -> None:
     m = importlib.import_module(f"{PACKAGE}.models")
     typed = Typed()
-    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
-    join = _module("matches.post_v1_matches_match_id_join")
-    show = _module("matches.get_v1_matches_match_id")
-    mine = _module("players.get_v1_me_matches")
-    act = _module("actions.post_v1_matches_match_id_actions")
-    events = _module("events.get_v1_matches_match_id_events")
+    register, create = _module("players.register_player"), _module("matches.create_match")
+    join = _module("matches.join_match")
+    show = _module("matches.get_match")
+    mine = _module("players.list_my_matches")
+    act = _module("actions.send_action")
+    events = _module("events.list_events")
     timeout = httpx.Timeout(90)
 
     anonymous = api.Client(base_url=server.url, timeout=timeout)
@@ -139,23 +201,25 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
                                                timeout=timeout))
 
     answer = create.sync_detailed(client=clients[0], body=m.MatchCreate(
-        players=m.MatchCreatePlayers.VALUE_4, seat=0, seed=20240611))
+        players=m.PlayerCount.FOUR, seat=0, seed=20240611,
+        options=m.MatchOptions(tie_leader=m.TieLeader.HAND_MAO, games_to_win=m.GamesToWin.ONE)))
     waiting = typed(answer.parsed, m.MatchView)
     match_id = waiting.id
     assert answer.headers["Location"] == f"/v1/matches/{match_id}"
-    assert waiting.status == m.MatchViewStatus.WAITING and waiting.hand is None
+    assert waiting.status == m.MatchStatus.WAITING and waiting.hand is None
     assert typed(waiting.you, m.You).seat == 0 and waiting.legal_actions == []
+    assert waiting.rules.tie_leader == m.TieLeader.HAND_MAO
     etags: dict[int, str] = {0: answer.headers["ETag"]}
-    # a long poll that runs out: 304, nothing parsed
+    # a long poll that runs out: 304, an empty body
     held = show.sync_detailed(match_id, client=clients[0], wait=1, if_none_match=etags[0])
-    assert held.status_code == 304 and held.parsed is None
+    assert held.status_code == 304 and held.parsed == ""
 
     views: dict[int, Any] = {}
     for seat in range(1, 4):
         answer = join.sync_detailed(match_id, client=clients[seat], body=m.Join(seat=seat))
         views[seat], etags[seat] = typed(answer.parsed, m.MatchView), answer.headers["ETag"]
     current = views[3]
-    assert current.status == m.MatchViewStatus.ACTIVE
+    assert current.status == m.MatchStatus.ACTIVE
     assert [typed(s.player, m.PlayerPublic).name for s in current.seats] == [
         f"seat {i}" for i in range(4)]
 
@@ -168,7 +232,7 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
     seen_actions: set[type] = set()
     checked_errors = False
     for step in range(MAX_ACTIONS):
-        if current.status == m.MatchViewStatus.FINISHED:
+        if current.status == m.MatchStatus.FINISHED:
             break
         hand = typed(current.hand, m.Hand)
         seat = hand.to_act[0]
@@ -199,11 +263,11 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
         etags[seat] = answer.headers["ETag"]
         if step == 0:
             _replays_are_typed(m, typed, act, clients[seat], match_id, action, "step-0", current)
-    assert current.status == m.MatchViewStatus.FINISHED, "the match did not end"
+    assert current.status == m.MatchStatus.FINISHED, "the match did not end"
     assert current.winner_team in (0, 1) and current.legal_actions == []
     assert {m.PlayAction, m.RaiseAction} <= seen_actions
     last = typed(current.last_hand, m.LastHand)
-    assert last.reason in set(m.LastHandReason)
+    assert last.reason in set(m.HandEndReason)
 
     log: list[Any] = []
     after = 0

@@ -65,6 +65,7 @@ def _wait_for_turn(match_id: str, seat: int, seconds: int) -> Match | None:
                   description="illegal_action (with reason and legal_actions), validation_error "
                               "or idempotency_key_reused")
 @blp.doc(**AUTH_REQUIRED, **ACTION_BODY)
+@blp.doc(operationId="sendAction")
 def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Response:
     """Play, raise, accept or refuse. Answers with your view after the action; built-in bots
     then move in the background. With `wait=N` the answer is held until you must act

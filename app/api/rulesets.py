@@ -24,6 +24,7 @@ def _options(base: int) -> dict[str, dict[str, object]]:
 
 @blp.route("/rulesets")
 @blp.response(200, RulesetListSchema)
+@blp.doc(operationId="listRulesets")
 def rulesets() -> Response:
     """Every ruleset with its constants and options (names, values, defaults)."""
     items = [{"name": r.name, "base_value": r.base, "ladder": list(r.ladder),
