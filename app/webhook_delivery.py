@@ -175,12 +175,17 @@ def deliver_due(limit: int | None = None, now: datetime | None = None) -> int:
     return done
 
 
-def start_thread(app: Flask, stop: threading.Event) -> threading.Thread:
+def start_thread(app: Flask, stop: threading.Event,
+                 wake: threading.Event | None = None) -> threading.Thread:
     """Send deliveries on a thread of their own until `stop` is set, so that a slow
-    endpoint never delays a bot's move."""
+    endpoint never delays a bot's move; `wake` (set when deliveries were written) makes it
+    look at once rather than at its next poll."""
+    wake = wake or stop
 
     def loop() -> None:
         while not stop.is_set():
+            if wake is not stop:
+                wake.clear()  # (before looking: a wake-up during this round is not lost)
             try:
                 with app.app_context():
                     try:
@@ -190,7 +195,7 @@ def start_thread(app: Flask, stop: threading.Event) -> threading.Thread:
                         db.session.remove()
             except Exception:  # noqa: BLE001 - the database may be away: look again later
                 log.exception("webhook delivery step failed")
-            stop.wait(POLL_SECONDS)
+            wake.wait(POLL_SECONDS)
 
     thread = threading.Thread(target=loop, name="webhook-deliveries", daemon=True)
     thread.start()

@@ -80,9 +80,9 @@ def on_store(match: Match, state: engine.MatchState,
 
 def enqueue_invited(match: Match, player_id: str, seat: int | None = None,
                     writes: Writes = SESSION_WRITES) -> int:
-    """`invited`: a seat of `match` (`seat`, when one is reserved) is kept for `player_id`.
-    For the invitations feature to call in the transaction that reserves the seat."""
-    return enqueue(match, [("invited", player_id, seat, False, {})], writes)
+    """`invited`: a seat of `match` (`seat`, when one is reserved) is kept for `player_id`;
+    `your_turn` is true, as in the inbox: the match waits for them to answer."""
+    return enqueue(match, [("invited", player_id, seat, True, {})], writes)
 
 
 def enqueue_deadline_soon(match: Match, player_id: str) -> int:

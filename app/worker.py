@@ -33,7 +33,7 @@ import psycopg2
 import psycopg2.extensions
 from flask import Flask
 from sqlalchemy import select as sql_select
-from sqlalchemy import update
+from sqlalchemy import func, update
 
 from app.extensions import db
 from app.match_store import DUE_CHANNEL, claim_due
@@ -76,6 +76,13 @@ def run_due(limit: int | None = None, now: datetime | None = None) -> int:
     return done
 
 
+def next_due(now: datetime) -> datetime | None:
+    """When the soonest work not yet due falls due (a warning, a deadline), or None."""
+    return db.session.execute(
+        sql_select(func.min(Match.due_at)).where(Match.due_at > now, Match.status == "active")
+    ).scalar_one_or_none()
+
+
 def due_but_held(now: datetime) -> bool:
     """Whether some match has work due that `run_due` skipped (its row is locked)."""
     return db.session.execute(
@@ -90,6 +97,8 @@ class Worker:
         self.app = app
         self.poll_seconds = poll_seconds
         self.stop = threading.Event()
+        self.outbox = threading.Event()
+        """Set after steps that may have written webhook deliveries: the thread sends them."""
         self._conn: psycopg2.extensions.connection | None = None
 
     def _listen(self) -> None:
@@ -106,15 +115,15 @@ class Worker:
                         self.poll_seconds)
             self._conn = None
 
-    def _sleep(self) -> None:
-        """Until a notification arrives or the poll period passes."""
+    def _sleep(self, seconds: float) -> None:
+        """Until a notification arrives or `seconds` pass."""
         if self._conn is None:
             self._listen()
         if self._conn is None:
-            self.stop.wait(self.poll_seconds)
+            self.stop.wait(seconds)
             return
         try:
-            if select.select([self._conn], [], [], self.poll_seconds) != ([], [], []):
+            if select.select([self._conn], [], [], seconds) != ([], [], []):
                 self._conn.poll()
                 self._conn.notifies.clear()
         except (OSError, psycopg2.Error):
@@ -123,13 +132,16 @@ class Worker:
 
     def run(self) -> None:
         log.info("worker started")
-        deliveries = start_deliveries(self.app, self.stop)  # webhooks, on a thread of their own
+        # webhooks, on a thread of their own
+        deliveries = start_deliveries(self.app, self.stop, self.outbox)
         while not self.stop.is_set():
             try:
                 with self.app.app_context():
                     try:
-                        run_due()
-                        held = due_but_held(datetime.now(timezone.utc))
+                        if run_due():
+                            self.outbox.set()
+                        now = datetime.now(timezone.utc)
+                        held, soonest = due_but_held(now), next_due(now)
                     finally:
                         db.session.remove()
             except Exception:  # noqa: BLE001 - the database may be away: look again later
@@ -141,10 +153,13 @@ class Worker:
                 # request that may end without a change, hence without a notification):
                 # look again soon rather than after a whole poll period.
                 self.stop.wait(HELD_RETRY_SECONDS)
-            else:
-                self._sleep()
+            else:  # until the next warning or deadline falls due, at the latest
+                until = (soonest - datetime.now(timezone.utc)).total_seconds() if soonest else None
+                self._sleep(self.poll_seconds if until is None
+                            else max(0.0, min(self.poll_seconds, until)))
         if self._conn is not None:
             self._conn.close()
+        self.outbox.set()
         deliveries.join()
         log.info("worker stopped")
 
