@@ -177,8 +177,8 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "API_SPEC_OPTIONS": {
             "info": {"description": (
                 "Truco Paulista game server. The contract in prose is docs/api.md in the "
-                "source repository (also served by the server at /docs/api.md); the rules are "
-                "docs/rules.md (/docs/rules.md).")},
+                "source repository (also served by the server at /docs/api); the rules are "
+                "docs/rules.md (/docs/rules); every guide is listed at /docs/.")},
             "components": {
                 "securitySchemes": {
                     "bearerAuth": {"type": "http", "scheme": "bearer"},
