@@ -170,6 +170,10 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "MAX_WEBHOOKS_PER_PLAYER": 10,
         # How many matches one player may have waiting for players at once.
         "MAX_WAITING_MATCHES": int(env.get("TRUCO_MAX_WAITING_MATCHES") or 20),
+        # One line per request and per worker step (app/request_log.py), JSON in production.
+        "ACCESS_LOG": _flag("TRUCO_ACCESS_LOG", env.get("TRUCO_ACCESS_LOG"),
+                            truco_env != "testing"),
+        "JSON_LOGS": truco_env == "production",
         # flask-smorest / apispec: the generated spec is the source of openapi.yaml.
         "API_TITLE": "Truco API",
         "API_VERSION": "1",

@@ -14,6 +14,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.models import ActionRecord, Match, Seat, id_can_exist
 from app.rendering import iso
+from app.request_log import current_request_id
 from app.waiting import CHANNEL
 from app.webhook_events import on_store as enqueue_webhooks
 from app.writes import SESSION_WRITES, Writes
@@ -126,7 +127,8 @@ def schedule(match: Match, now: datetime, writes: Writes = SESSION_WRITES) -> No
                                "deadline": iso(match.deadline)}], writes)
     if match.status == "active" and bots.intersection(match.to_act):
         match.due_at = now
-        writes.notify(DUE_CHANNEL, match.id)
+        cause = current_request_id()  # (named in the worker's line for this work)
+        writes.notify(DUE_CHANNEL, f"{match.id} {cause}" if cause else match.id)
     else:
         match.due_at = match.warn_at or match.deadline
 

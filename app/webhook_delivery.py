@@ -20,6 +20,7 @@ import json
 import logging
 import random
 import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -169,8 +170,14 @@ def deliver_due(limit: int | None = None, now: datetime | None = None) -> int:
         found = claim(clock)
         if found is None:
             return done
+        started = time.perf_counter()
         outcome = send(found, clock)
-        record(found, outcome, now or datetime.now(timezone.utc))
+        status = record(found, outcome, now or datetime.now(timezone.utc))
+        if current_app.config.get("ACCESS_LOG"):
+            ms = round((time.perf_counter() - started) * 1000, 1)
+            answer = outcome.status if isinstance(outcome, Reply) else outcome[:100]
+            log.info("webhook delivery %s: %s (%s) %.1f ms", found.id, status, answer, ms,
+                     extra={"delivery_id": found.id, "outcome": status, "ms": ms})
         done += 1
     return done
 

@@ -27,14 +27,16 @@ import logging
 import select
 import signal
 import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 import psycopg2
 import psycopg2.extensions
-from flask import Flask
+from flask import Flask, current_app
 from sqlalchemy import select as sql_select
 from sqlalchemy import func, update
 
+from app import logs
 from app.extensions import db
 from app.match_store import DUE_CHANNEL, claim_due
 from app.models import Match
@@ -48,24 +50,35 @@ HELD_RETRY_SECONDS = 0.05
 """How soon a worker looks again at due work it skipped because the match was locked."""
 RETRY_AFTER_FAILURE = timedelta(seconds=30)
 """A step that raised is tried again after this, not in a hot loop."""
+MAX_CAUSES = 10_000
+"""The most request ids kept for work not yet done (then they are forgotten)."""
 log = logging.getLogger(__name__)
 
 
-def run_due(limit: int | None = None, now: datetime | None = None) -> int:
+def run_due(limit: int | None = None, now: datetime | None = None,
+            causes: dict[str, str] | None = None) -> int:
     """Do the work that is due, one step per transaction, until none is left (or `limit`
     steps); the number of steps done. `now` (tests: a clock they control) defaults to the
-    time at each step. Needs an app context."""
+    time at each step. `causes`: the request id that made each match's work due, for its
+    line (taken out as it is done). Needs an app context."""
     done = 0
     while limit is None or done < limit:
         moment = now or datetime.now(timezone.utc)
+        started = time.perf_counter()
         match = claim_due(moment)
         if match is None:
             db.session.rollback()
             return done
         match_id = match.id
         try:
-            advance(match, moment)
+            step = advance(match, moment)
+            version = match.version
             db.session.commit()
+            if step != "nothing" and current_app.config.get("ACCESS_LOG"):
+                ms = round((time.perf_counter() - started) * 1000, 1)
+                log.info("%s in match %s (version %s) %.1f ms", step, match_id, version, ms,
+                         extra={"step": step, "match_id": match_id, "version": version,
+                                "ms": ms, "request_id": (causes or {}).pop(match_id, None)})
         except Exception:  # noqa: BLE001 - one bad match must not stop the worker
             db.session.rollback()
             log.exception("background step failed for match %s; retrying later", match_id)
@@ -99,6 +112,9 @@ class Worker:
         self.stop = threading.Event()
         self.outbox = threading.Event()
         """Set after steps that may have written webhook deliveries: the thread sends them."""
+        self.causes: dict[str, str] = {}
+        """Match id: the request id its last notification named (the request that made its
+        work due), for the lines of that work."""
         self._conn: psycopg2.extensions.connection | None = None
 
     def _listen(self) -> None:
@@ -125,6 +141,12 @@ class Worker:
         try:
             if select.select([self._conn], [], [], seconds) != ([], [], []):
                 self._conn.poll()
+                if len(self.causes) > MAX_CAUSES:
+                    self.causes.clear()
+                for note in self._conn.notifies:  # "<match id> <request id>" or the id alone
+                    match_id, _, request_id = note.payload.partition(" ")
+                    if request_id:
+                        self.causes[match_id] = request_id
                 self._conn.notifies.clear()
         except (OSError, psycopg2.Error):
             self._conn.close()
@@ -138,7 +160,7 @@ class Worker:
             try:
                 with self.app.app_context():
                     try:
-                        if run_due():
+                        if run_due(causes=self.causes):
                             self.outbox.set()
                         now = datetime.now(timezone.utc)
                         held, soonest = due_but_held(now), next_due(now)
@@ -167,10 +189,11 @@ class Worker:
 def main() -> None:
     """`python -m app.worker`: run one worker until SIGTERM or SIGINT (the step under way
     finishes first)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s [worker] %(message)s")
     from app import create_app
 
-    worker = Worker(create_app())
+    app = create_app()
+    logs.configure("worker", app.config["JSON_LOGS"])
+    worker = Worker(app)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: worker.stop.set())
     worker.run()

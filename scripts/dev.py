@@ -111,6 +111,10 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     ("WEB_CONCURRENCY",
      "gunicorn worker processes (gevent: thousands of long polls each)",
      "`2`"),
+    ("TRUCO_ACCESS_LOG",
+     "`1`: one line per request (method, path, status, ms, request id) and per worker step "
+     "(a bot's move, a deadline, a webhook delivery); `0`: off. JSON lines under `production`",
+     "on (off under `testing`)"),
     ("GUNICORN_WORKER_CONNECTIONS",
      "connections (held long polls included) one gunicorn worker serves at once",
      "`2000`"),

@@ -392,14 +392,15 @@ def test_the_worker_warns_before_the_deadline(client: Any, app: Any, hook: Recei
 
 def test_deadline_soon_arrives_a_quarter_of_the_turn_before_the_deadline(
         client: Any, app: Any, hook: Receiver) -> None:
-    """With a 10 s turn, the warning is sent 2.5 s before the deadline (not at the worker's
-    next poll), by the worker loop and its delivery thread as `serve` runs them."""
+    """With a 10 s turn, the warning is sent 2.5 s before the deadline, by the worker loop
+    and its delivery thread as `serve` runs them: the worker wakes for it, not at its next
+    poll (30 s here, so that a late one is plain whatever the machine's load)."""
     from app.worker import Worker
 
     m, (ana, _) = full_match(client, 2, options={"first_dealer": 1}, turn_timeout=10)
     add(client, ana, hook.url("/ana"), events=["deadline_soon"])
     deadline = datetime.fromisoformat(get_view(client, m, ana)["deadline"])
-    worker = Worker(app)
+    worker = Worker(app, poll_seconds=30)
     thread = threading.Thread(target=worker.run)
     thread.start()
     try:
@@ -412,5 +413,5 @@ def test_deadline_soon_arrives_a_quarter_of_the_turn_before_the_deadline(
     (got,) = [h.json for h in hook.received]
     assert got["type"] == "deadline_soon"
     sent = datetime.fromisoformat(got["timestamp"])
-    assert abs((deadline - sent).total_seconds() - 2.5) < 0.25, (deadline, sent)
-    assert abs((deadline - arrived).total_seconds() - 2.5) < 0.4, (deadline, arrived)
+    assert abs((deadline - sent).total_seconds() - 2.5) < 0.75, (deadline, sent)
+    assert abs((deadline - arrived).total_seconds() - 2.5) < 1.0, (deadline, arrived)
