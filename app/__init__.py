@@ -13,6 +13,7 @@ from app.config import client_deadlines, load_config
 from app.cors import init_cors
 from app.embedded_pg import normalise_database_url
 from app.errors import ApiRequest, register_error_handlers
+from app.metrics import routes
 from app.request_log import RequestLog
 # (aliased: the subpackage app.api would shadow a global named ``api`` in this package)
 from app.extensions import api as smorest_api
@@ -67,5 +68,6 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     action_shortcut.init_app(app)  # (these two last: they read the CORS origins set above;
     view_shortcut.init_app(app)  # the view shortcut goes in front of the action shortcut)
     # outermost: both fronts answer through it (the same X-Request-Id, one access line)
-    app.wsgi_app = RequestLog(app.wsgi_app, app.config["ACCESS_LOG"])  # type: ignore[method-assign]
+    app.wsgi_app = RequestLog(  # type: ignore[method-assign]
+        app.wsgi_app, app.config["ACCESS_LOG"], routes(r.rule for r in app.url_map.iter_rules()))
     return app

@@ -174,6 +174,8 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "ACCESS_LOG": _flag("TRUCO_ACCESS_LOG", env.get("TRUCO_ACCESS_LOG"),
                             truco_env != "testing"),
         "JSON_LOGS": truco_env == "production",
+        # GET /metrics needs "Bearer <this>" when set; in production without it, it is off.
+        "METRICS_TOKEN": env.get("TRUCO_METRICS_TOKEN") or None,
         # flask-smorest / apispec: the generated spec is the source of openapi.yaml.
         "API_TITLE": "Truco API",
         "API_VERSION": "1",

@@ -1,4 +1,5 @@
-"""Every answer's request id (``X-Request-Id``) and, when on, one access line per request.
+"""Every answer's request id (``X-Request-Id``), its count in the metrics (app/metrics.py)
+and, when on, one access line per request.
 
 A WSGI middleware outermost of the app: both fronts (Flask's routes and the fast paths of
 app/view_shortcut.py and app/action_shortcut.py) answer through it, so their headers stay the
@@ -16,6 +17,8 @@ from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from time import perf_counter
 from typing import Any
+
+from app.metrics import count_request, route_of
 
 SANE = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
@@ -35,11 +38,14 @@ def current_request_id() -> str | None:
 
 
 class RequestLog:
-    """WSGI middleware: the request id on the answer, and the access line if ``access``."""
+    """WSGI middleware: the request id on the answer, the count of the answer by route (one
+    of ``routes``), and the access line if ``access``."""
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], access: bool) -> None:
+    def __init__(self, app: Callable[..., Iterable[bytes]], access: bool,
+                 routes: frozenset[str]) -> None:
         self._app = app
         self._access = access
+        self._routes = routes
 
     def __call__(self, environ: dict[str, Any],
                  start_response: Callable[..., Any]) -> Iterable[bytes]:
@@ -50,10 +56,12 @@ class RequestLog:
 
         def respond(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
             headers.append(("X-Request-Id", rid))
+            seconds = perf_counter() - started
+            method, path = environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", "")
+            code = int(status[:3])
+            count_request(method, route_of(path, self._routes), code, seconds)
             if self._access:
-                ms = round((perf_counter() - started) * 1000, 1)
-                method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
-                code = int(status[:3])
+                ms = round(seconds * 1000, 1)
                 access_log.info("%s %s %s %.1f ms", method, path, code, ms, extra={
                     "request_id": rid, "method": method, "path": path, "status": code,
                     "ms": ms})

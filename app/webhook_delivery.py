@@ -28,6 +28,7 @@ from flask import Flask, current_app
 from sqlalchemy import select, update
 
 from app.extensions import db
+from app.metrics import DELIVERIES
 from app.outbound import OutboundError, Reply, post
 from app.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.webhook_signing import headers
@@ -173,6 +174,7 @@ def deliver_due(limit: int | None = None, now: datetime | None = None) -> int:
         started = time.perf_counter()
         outcome = send(found, clock)
         status = record(found, outcome, now or datetime.now(timezone.utc))
+        DELIVERIES.labels({"pending": "retrying", None: "lease_lost"}.get(status, status)).inc()
         if current_app.config.get("ACCESS_LOG"):
             ms = round((time.perf_counter() - started) * 1000, 1)
             answer = outcome.status if isinstance(outcome, Reply) else outcome[:100]

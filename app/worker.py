@@ -39,6 +39,7 @@ from sqlalchemy import func, update
 from app import logs
 from app.extensions import db
 from app.match_store import DUE_CHANNEL, claim_due
+from app.metrics import WORKER_STEPS
 from app.models import Match
 from app.play import advance
 from app.waiting import libpq_dsn
@@ -74,6 +75,7 @@ def run_due(limit: int | None = None, now: datetime | None = None,
             step = advance(match, moment)
             version = match.version
             db.session.commit()
+            WORKER_STEPS.labels(step).inc()
             if step != "nothing" and current_app.config.get("ACCESS_LOG"):
                 ms = round((time.perf_counter() - started) * 1000, 1)
                 log.info("%s in match %s (version %s) %.1f ms", step, match_id, version, ms,

@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -115,6 +117,14 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
      "`1`: one line per request (method, path, status, ms, request id) and per worker step "
      "(a bot's move, a deadline, a webhook delivery); `0`: off. JSON lines under `production`",
      "on (off under `testing`)"),
+    ("TRUCO_METRICS_TOKEN",
+     "a secret a scraper of `GET /metrics` sends as `Authorization: Bearer ...`; unset under "
+     "`production`, `/metrics` is off (or keep it off the public port at the proxy)",
+     "unset: `/metrics` open except in production"),
+    ("PROMETHEUS_MULTIPROC_DIR",
+     "the folder where the processes' metrics meet (`serve` shares one between the web and "
+     "the background worker)",
+     "a fresh temporary folder per gunicorn start"),
     ("GUNICORN_WORKER_CONNECTIONS",
      "connections (held long polls included) one gunicorn worker serves at once",
      "`2000`"),
@@ -279,6 +289,10 @@ def serve(args: list[str]) -> int:
         signal.signal(sig, _raise_stop)
     datadir = None
     gunicorn = worker = None
+    # One metrics folder for the web workers and the background worker: /metrics shows both.
+    metrics_dir = None
+    if not env.get("PROMETHEUS_MULTIPROC_DIR"):
+        metrics_dir = env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="truco-metrics-")
     try:
         if not env.get("DATABASE_URL"):
             sys.path.insert(0, str(ROOT))
@@ -317,6 +331,8 @@ def serve(args: list[str]) -> int:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
         if datadir is not None:
             from app.embedded_pg import stop_embedded
 

@@ -14,6 +14,7 @@ def register_blueprints(app: Flask) -> None:
     for module in (health, players, matches, actions, events, rulesets, webhooks):
         api.register_blueprint(module.blp)
     app.register_blueprint(health.docs_bp)
-    from app.api import landing
+    from app.api import landing, metrics
 
     app.register_blueprint(landing.bp)
+    app.register_blueprint(metrics.bp)

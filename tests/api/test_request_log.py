@@ -9,6 +9,7 @@ from typing import Any
 
 import psycopg2
 import pytest
+from prometheus_client import REGISTRY
 
 from app import create_app
 from app.logs import JsonLines
@@ -71,6 +72,7 @@ def test_the_worker_line_names_the_request_that_made_the_work_due(
     payloads = [n.payload for n in listener.notifies]
     listener.close()
     assert f"{r.json['id']} made-it" in payloads
+    steps = REGISTRY.get_sample_value("truco_worker_steps_total", {"step": "bot_moved"}) or 0
     app.config["ACCESS_LOG"] = True
     try:
         from app.extensions import db
@@ -83,4 +85,5 @@ def test_the_worker_line_names_the_request_that_made_the_work_due(
         app.config["ACCESS_LOG"] = False
     (line,) = [rec for rec in caplog.records if rec.name == "app.worker"]
     assert (line.step, line.match_id, line.request_id) == ("bot_moved", r.json["id"], "made-it")
+    assert REGISTRY.get_sample_value("truco_worker_steps_total", {"step": "bot_moved"}) == steps + 1
     assert run_worker(app) == 0
