@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+import time
 import subprocess
 import sys
 import types
@@ -27,6 +28,8 @@ import httpx
 import pytest
 import yaml
 
+from app.webhook_models import WEBHOOK_EVENTS
+from tests.api.webhook_receiver import receiver
 from tests.concurrency.servers import Server, start_servers
 from tests.spec_support import operations
 
@@ -324,3 +327,43 @@ def _replays_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: st
     reused = act.sync_detailed(match_id, client=client, body=other, idempotency_key=key)
     assert reused.status_code == 422
     assert typed(reused.parsed, m.Problem).code == "idempotency_key_reused"
+
+
+def test_every_webhook_payload_the_server_sends_parses_into_its_model(
+        api: types.ModuleType, server: Server) -> None:
+    """A real server's worker delivers each of the five events; each body is the model its
+    `type` names in the spec (x-webhooks), typed all the way, with no undocumented field."""
+    m, typed = importlib.import_module(f"{PACKAGE}.models"), Typed()
+    spec = yaml.safe_load(httpx.get(f"{server.url}/openapi.yaml", timeout=10).text)
+    assert set(spec["x-webhooks"]) == set(WEBHOOK_EVENTS)
+    register, add_hook = _module("players.register_player"), _module("webhooks.create_webhook")
+    create, join = _module("matches.create_match"), _module("matches.join_match")
+    resign = _module("matches.resign_match")
+    anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
+    players = [register.sync(client=anonymous, body=m.PlayerCreate(name=n)) for n in "ab"]
+    ana, bia = (api.AuthenticatedClient(base_url=server.url, token=p.token,
+                                        timeout=httpx.Timeout(30)) for p in players)
+    with receiver() as hook:
+        assert isinstance(add_hook.sync(client=ana, body=m.WebhookCreate(url=hook.url())),
+                          m.WebhookCreated)
+        # bia invites ana to seat 1; ana leads the first trick (seat 0 deals) with 10 s a turn
+        match = create.sync(client=bia, body=m.MatchCreate(
+            seat=0, turn_timeout=10, invite=[m.Invite(seat=1, player_id=players[0].id)],
+            options=m.MatchOptions(first_dealer=0)))
+        join.sync(match.id, client=ana, body=m.Join(seat=1))
+
+        def received(kind: str, seconds: float) -> None:
+            deadline = time.monotonic() + seconds
+            while kind not in [h.json["type"] for h in hook.received]:
+                assert time.monotonic() < deadline, f"no {kind} webhook"
+                time.sleep(0.05)
+
+        received("deadline_soon", 15)
+        resign.sync(match.id, client=ana)
+        received("match_finished", 10)
+    bodies = [h.json for h in hook.received]
+    assert {b["type"] for b in bodies} == set(WEBHOOK_EVENTS)
+    for body in bodies:
+        model = getattr(m, body["type"].title().replace("_", "") + "Webhook")
+        parsed = typed(model.from_dict(body), model)
+        assert parsed.data.match_id == match.id and parsed.data.player_id == players[0].id

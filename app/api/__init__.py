@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from app.extensions import api
+from app.webhook_schemas import document as document_webhooks
 
 
 def register_blueprints(app: Flask) -> None:
@@ -13,6 +14,7 @@ def register_blueprints(app: Flask) -> None:
 
     for module in (health, players, matches, actions, events, rulesets, webhooks):
         api.register_blueprint(module.blp)
+    document_webhooks(api.spec)
     app.register_blueprint(health.docs_bp)
     from app.api import landing, metrics
 
