@@ -134,7 +134,8 @@ class MatchCreateSchema(Schema):
     start_score = fields.List(fields.Integer(**STRICT_INT), load_default=None, allow_none=True)
     deals = fields.List(fields.Nested(DealSchema), load_default=None, allow_none=True)
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
-        "component": "MatchOptions", "description": "ruleset options by name (docs/rules.md); defaults: "
+        "component": "MatchOptions",
+        "description": "ruleset options by name (docs/rules.md); defaults: "
                        + ", ".join(f"{k}={v}" for k, v in OPTION_DEFAULTS.items())})
 
 
