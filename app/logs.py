@@ -1,7 +1,8 @@
 """Where the app's and the worker's log lines go, and in what form.
 
 Lines of the ``app`` loggers (``app.access``, ``app.worker``, ``app.errors``...) go to
-standard error at INFO: ``time [process] message request_id=...`` for people, or under
+standard error at INFO: ``time [process] message request_id=...`` for people (warnings and
+errors as ``WARNING in module: message``), or under
 ``TRUCO_ENV=production`` one JSON object per line (``time``, ``level``, ``logger``,
 ``process``, ``message`` and the line's own fields: ``request_id``, ``method``, ``path``,
 ``status``, ``ms``, ``match_id``...), for a log collector.
@@ -40,13 +41,17 @@ class JsonLines(logging.Formatter):
 
 
 class Text(logging.Formatter):
-    """``time [process] message``, then the request id when the line has one."""
+    """``time [process] message`` (``WARNING in module: message`` from warnings up), then the
+    request id when the line has one."""
 
     def __init__(self, process: str) -> None:
         super().__init__(f"%(asctime)s [{process}] %(message)s")
+        self.leveled = logging.Formatter(
+            f"%(asctime)s [{process}] %(levelname)s in %(module)s: %(message)s")
 
     def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
+        text = (self.leveled.format(record) if record.levelno >= logging.WARNING
+                else super().format(record))
         rid = getattr(record, "request_id", None)
         return f"{text} request_id={rid}" if rid else text
 

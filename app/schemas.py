@@ -10,8 +10,8 @@ from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, valid
 
 from app.errors import ProblemSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, PLAYER_COUNTS, RULESETS
-from engine.rules import MAX_IRON_HAND_VALUE
 from engine.bots import BOT_LEVELS
+from engine.rules import MAX_IRON_HAND_VALUE
 
 MAX_TURN_TIMEOUT = 1_209_600
 MAX_OFFSET = 2**31 - 1  # PostgreSQL's OFFSET is a bigint: a larger number would be a 500
@@ -386,7 +386,7 @@ ENUMS["RandomDealer"] = ["random"]
 
 
 MatchOptionsSchema = type("MatchOptionsSchema", (Schema,), {
-    "__doc__": "The ruleset's options (RULES.md names), each with its type and values: the "
+    "__doc__": "The ruleset's options (docs/rules.md names), each with its type and values: the "
                "create body's `options` (the engine checks them: 422 naming options.<name>).",
     "first_dealer": fields.Raw(metadata={**FIRST_DEALER, "description": "a seat, or random"}),
     "iron_hand_value": fields.Integer(validate=validate.Range(1, MAX_IRON_HAND_VALUE), metadata={
