@@ -53,7 +53,7 @@ RETRY_AFTER_FAILURE = timedelta(seconds=30)
 """A step that raised is tried again after this, not in a hot loop."""
 MAX_CAUSES = 10_000
 """The most request ids kept for work not yet done (then they are forgotten)."""
-log = logging.getLogger(__name__)
+log = logging.getLogger("app.worker")  # (also when run as __main__: python -m app.worker)
 
 
 def run_due(limit: int | None = None, now: datetime | None = None,
