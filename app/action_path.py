@@ -49,7 +49,7 @@ T = TypeVar("T")
 _LOCK = Statement("truco_action_lock", """
 SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE""", {"match_id": "text"})
 
-_PLAYER_FIELDS = """'name', p.name, 'bot', p.bot,
+_PLAYER_FIELDS = """'name', p.name, 'handle', p.handle, 'bot', p.bot,
                 'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
                                       'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')"""
 """A player `p`'s fields as JSON object members (read back by :func:`_player`)."""
@@ -69,6 +69,7 @@ SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.inv
        m.created_by, m.seed, m.fixed_deals, m.config::text, m.state::text, m.version,
        m.event_count, m.action_count, m.winner_team, m.turn_timeout, m.on_timeout,
        m.deadline, m.to_act, m.score, m.warn_at, m.due_at, m.created_at, m.updated_at,
+       m.end_reason, m.rematch_id,
        (SELECT json_agg(json_build_object(
                 'seat', s.seat, 'player_id', s.player_id, 'bot_level', s.bot_level,
                 'invited', s.invited, 'timeouts', s.timeouts,
@@ -76,7 +77,7 @@ SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.inv
                 ORDER BY s.seat)::text
           FROM seats s LEFT JOIN players p ON p.id = s.player_id
          WHERE s.match_id = m.id)"""
-"""The match's columns and its seats with their players (the first 26 columns of a read)."""
+"""The match's columns and its seats with their players (the first 28 columns of a read)."""
 
 _READ = Statement("truco_match_read",
                   _MATCH_AND_SEATS + "\n  FROM matches m WHERE m.id = %(match_id)s",
@@ -115,7 +116,7 @@ m AS (
          action_count = (%(w)s->>'action_count')::int,
          state = nullif(%(w)s->'state', 'null'), to_act = (%(w)s->>'to_act')::smallint[],
          score = (%(w)s->>'score')::smallint[], status = %(w)s->>'status',
-         winner_team = (%(w)s->>'winner_team')::smallint,
+         winner_team = (%(w)s->>'winner_team')::smallint, end_reason = %(w)s->>'end_reason',
          deadline = (%(w)s->>'deadline')::timestamptz,
          warn_at = (%(w)s->>'warn_at')::timestamptz, due_at = (%(w)s->>'due_at')::timestamptz
    WHERE id = %(w)s->>'match_id' /*if unchanged*/)"""
@@ -395,7 +396,7 @@ def _endpoints(found: str | None) -> list[Endpoint]:
             for e in orjson.loads(found or "[]")]
 
 
-MATCH_COLUMNS = 26
+MATCH_COLUMNS = 28
 """The columns of :data:`_MATCH_AND_SEATS`."""
 
 
@@ -403,7 +404,7 @@ def _match_of(row: tuple[Any, ...]) -> Match:
     (mid, ruleset, players, target_score, status, visibility, invite_code, created_by, seed,
      fixed_deals, config, state, version, event_count, action_count, winner_team,
      turn_timeout, on_timeout, deadline, to_act, score, warn_at, due_at, created_at,
-     updated_at, seats) = row
+     updated_at, end_reason, rematch_id, seats) = row
     return _row(
         Match, id=mid, ruleset=ruleset, players=players, target_score=target_score, status=status,
         visibility=visibility, invite_code=invite_code, created_by=created_by, seed=seed,
@@ -413,11 +414,12 @@ def _match_of(row: tuple[Any, ...]) -> Match:
         turn_timeout=turn_timeout, on_timeout=on_timeout, deadline=_utc(deadline),
         to_act=list(to_act), score=list(score), warn_at=_utc(warn_at), due_at=_utc(due_at),
         created_at=_utc(created_at), updated_at=_utc(updated_at),
+        end_reason=end_reason, rematch_id=rematch_id,
         seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
 
 
-_MATCH_FIELDS = tuple(Match.__table__.columns.keys())
-"""Every column of a match (what :func:`_match_of` reads)."""
+_MATCH_FIELDS = tuple(k for k in Match.__table__.columns.keys() if k != "settled_at")
+"""Every column of a match that :func:`_match_of` reads (`settled_at` is the settlers')."""
 _SEAT_FIELDS = ("match_id", "seat", "player_id", "bot_level", "invited", "timeouts",
                 "timeouts_in_row", "player")
 """What :func:`_seat` reads of a seat (not `joined_at`, which nothing here shows)."""
@@ -434,7 +436,8 @@ def copy_match(match: Match) -> Match:
 
 def _player(player_id: str, fields: dict[str, Any]) -> Player:
     """The player `player_id` of :data:`_PLAYER_FIELDS` read as JSON."""
-    return _row(Player, id=player_id, name=fields["name"], bot=fields["bot"],
+    return _row(Player, id=player_id, name=fields["name"], handle=fields["handle"],
+                bot=fields["bot"],
                 created_at=datetime.fromisoformat(fields["created_at"]))
 
 
@@ -458,6 +461,7 @@ def _document(match: Match, writes: BufferedWrites, **more: Any) -> str:
         "event_count": match.event_count, "action_count": match.action_count,
         "state": match.state, "to_act": _array(match.to_act), "score": _array(match.score),
         "status": match.status, "winner_team": match.winner_team,
+        "end_reason": match.end_reason,
         "deadline": match.deadline, "warn_at": match.warn_at, "due_at": match.due_at,
         "events": writes.events, "deliveries": writes.deliveries,
         **more}, option=orjson.OPT_NAIVE_UTC).decode()

@@ -19,8 +19,12 @@ from app.waiting import CHANNEL
 from app.webhook_events import on_store as enqueue_webhooks
 from app.writes import SESSION_WRITES, Writes
 
+FORFEIT: dict[str, Any] = {"type": "forfeit", "reason": "timed_out"}
+"""The action recorded for a seat's forfeit by time (a resignation: `{"type": "resign"}`)."""
+
 DUE_CHANNEL = "truco_due"
-"""Background work that became due now (a bot's turn): payload the match id (workers listen)."""
+"""Background work that became due now (a bot's turn, a finished match to settle): payload
+the match id (workers listen)."""
 
 
 def _load(match_id: str) -> Match | None:
@@ -108,6 +112,8 @@ def store(match: Match, state: engine.MatchState, now: datetime | None = None,
     if state.status == "finished":
         match.status = "finished"
         match.winner_team = state.winner_team
+        match.end_reason = state.end_reason
+        writes.notify(DUE_CHANNEL, match.id)  # the workers settle it (app/settle.py)
     schedule(match, now or datetime.now(timezone.utc), writes)
 
 
@@ -170,6 +176,8 @@ def replay(match: Match) -> engine.MatchState | None:
     for row in records:
         if row.body == {"type": "resign"}:
             state, _ = engine.resign(state, row.seat)
+        elif row.body == FORFEIT:
+            state, _ = engine.forfeit(state, row.seat)
         else:
             state, _ = engine.apply(state, row.seat, row.body)
     return state

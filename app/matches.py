@@ -9,7 +9,7 @@ from typing import Any
 from flask import current_app
 
 import engine
-from app import action_path
+from app import action_path, handles
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
@@ -45,7 +45,7 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
     errors: dict[str, list[str]] = {}
     if any(not 0 <= s < players for s in bot_seats) or len(set(bot_seats)) != len(bot_seats):
         errors["bots"] = [f"each bot needs its own seat from 0 to {players - 1}"]
-    invites = body["invite"]
+    invites = handles.invited_ids(body["invite"])
     invite_seats = [i["seat"] for i in invites]
     reserved = bot_seats + invite_seats
     seat = body["seat"]
@@ -71,7 +71,8 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
             _check_waiting_cap(found.waiting)
         seed = body["seed"] if body["seed"] is not None else server_seed()
         config = {"options": body["options"], "deals": body["deals"],
-                  "start_score": body["start_score"]}
+                  "start_score": body["start_score"],
+                  **({"rematch_of": body["rematch_of"]} if "rematch_of" in body else {})}
         start = start_state(body["ruleset"], players, seed, config)  # (validates it all)
         now = datetime.now(timezone.utc)
         match = Match(id=new_id("m_"), ruleset=body["ruleset"], players=players,
@@ -211,10 +212,11 @@ def leave_match(player: Player, match_id: str) -> Answer:
     gone = [player.id]
     if not any(s.player_id and not s.invited for s in match.seats):
         match.status = "cancelled"
+        match.end_reason = "cancelled"
         for pending in [s for s in match.seats if s.invited]:
             gone.append(pending.player.id)
             match.seats.remove(pending)
-        append_events(match, [{"type": "match_cancelled"}])
+        append_events(match, [{"type": "match_cancelled", "end_reason": "cancelled"}])
     notify(match, *gone)
     answer = view_answer(match, None)
     db.session.commit()

@@ -28,6 +28,7 @@ from app.extensions import db
 
 MATCH_STATUSES = ("waiting", "active", "finished", "cancelled")
 VISIBILITIES = ("public", "private")
+END_REASONS = ("score", "resigned", "timed_out", "cancelled")
 
 
 def new_id(prefix: str) -> str:
@@ -50,6 +51,8 @@ class Player(db.Model):
     """A registered player (person or bot author's program); only a hash of the token is kept."""
 
     __tablename__ = "players"
+    # handles are unique regardless of case: the index decides every race
+    __table_args__ = (Index("uq_players_handle", func.lower(text("handle")), unique=True),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("p_"))
     name: Mapped[str] = mapped_column(String(32), nullable=False)
@@ -57,6 +60,8 @@ class Player(db.Model):
                                       server_default=text("false"))
     token_hash: Mapped[str] = mapped_column(String(64), nullable=False, unique=True, index=True)
     created_at: Mapped[datetime] = _now()
+    handle: Mapped[str | None] = mapped_column(String(20))
+    """The name others find the player by (app/handles.py); null until chosen."""
 
 
 class Match(db.Model):
@@ -66,8 +71,12 @@ class Match(db.Model):
     __table_args__ = (
         CheckConstraint(f"status IN {MATCH_STATUSES!r}", name="status"),
         CheckConstraint(f"visibility IN {VISIBILITIES!r}", name="visibility"),
+        CheckConstraint(f"end_reason IN {END_REASONS!r}", name="end_reason"),
         # the workers' queue: only matches with work are in it
         Index("ix_matches_due_at", "due_at", postgresql_where=text("due_at IS NOT NULL")),
+        # the settling queue (app/settle.py): finished matches not yet counted
+        Index("ix_matches_unsettled", "id",
+              postgresql_where=text("status = 'finished' AND settled_at IS NULL")),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("m_"))
@@ -112,10 +121,17 @@ class Match(db.Model):
     due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When background work is due (a bot's move: now; a turn deadline: then); null when there
     is none. The workers' queue."""
+    settled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When a finished match was counted into its players' tallies and ratings (once)."""
     created_at: Mapped[datetime] = _now()
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, server_default=func.now(), onupdate=func.now()
     )
+    end_reason: Mapped[str | None] = mapped_column(String(16))
+    """How the match ended (`score`, `resigned`, `timed_out`, `cancelled`); null until then."""
+    rematch_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="SET NULL"))
+    """The match `POST .../rematch` made of this finished one; null until then."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="match", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -246,3 +262,4 @@ class RateWindow(db.Model):
 
 
 from app.webhook_models import WebhookDelivery, WebhookEndpoint  # noqa: E402,F401 (tables)
+from app.rating_models import PlayerTally, Rating  # noqa: E402,F401 (tables)

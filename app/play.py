@@ -16,10 +16,11 @@ from app import action_path
 from app.api.responses import json_bytes
 from app.errors import ApiError
 from app.extensions import db
-from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
+from app.match_store import (FORFEIT, append_events, bump, load_state, lock_match, notify,
+                             record, store)
 from app.models import Match, Player, Seat
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
-from app.webhook_events import enqueue_deadline_soon
+from app.webhook_events import enqueue_deadline_soon, enqueue_turn_timed_out
 from app.waiting import heard_version
 from app.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
 from app.written import written
@@ -225,9 +226,11 @@ def _time_out(match: Match, now: datetime) -> None:
               "timeouts_in_row": seat.timeouts_in_row}
     state = load_state(match)
     if forfeit:
-        body: dict[str, Any] = {"type": "resign"}
-        state, events = engine.resign(state, number)
+        body: dict[str, Any] = dict(FORFEIT)
+        state, events = engine.forfeit(state, number)
     else:
         body = choose(AUTO_PLAY_LEVEL, engine.view(state, number), bot_rng(match, number))
         state, events = engine.apply(state, number, body)
     _keep(match, number, None, body, state, [notice, *events], now)
+    if seat.player_id is not None:
+        enqueue_turn_timed_out(match, seat.player_id, number, notice["outcome"], abandoned)

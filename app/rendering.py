@@ -14,7 +14,7 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def player_public(player: Player) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name, "bot": player.bot,
+    return {"id": player.id, "name": player.name, "handle": player.handle, "bot": player.bot,
             "created_at": iso(player.created_at)}
 
 
@@ -109,7 +109,8 @@ def match_view(match: Match, seat: int | None,
         "seats": [_seat_json(seats.get(i), i, in_hand[i]) for i in range(match.players)],
         "score": game["score"] if game else list(start),
         "games": game["games"] if game else [0, 0],
-        "winner_team": match.winner_team,
+        "winner_team": match.winner_team, "end_reason": match.end_reason,
+        "rematch_id": match.rematch_id,
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
         "hand": game["hand"] if game else None,
         "last_hand": game["last_hand"] if game else None,
@@ -142,7 +143,7 @@ def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
         "score": list(match.score),
         "seats_free": sum(1 for i in range(match.players)
                           if i not in {s.seat for s in match.seats}),
-        "winner_team": match.winner_team,
+        "winner_team": match.winner_team, "end_reason": match.end_reason,
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
         "your_turn": invitation is not None or (seat is not None and seat in match.to_act),
         "invitation": invitation is not None,

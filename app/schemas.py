@@ -6,7 +6,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates
+from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate,
+                         validates_schema)
 
 from app.errors import ProblemSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, PLAYER_COUNTS, RULESETS
@@ -84,18 +85,51 @@ def pascal(name: str) -> str:
 # --- requests --------------------------------------------------------------------------
 
 
+def check_name(value: str) -> None:
+    """A player's name: 1 to 32 printable characters after trimming, one of them visible."""
+    text = value.strip()
+    if not 1 <= len(text) <= 32 or not text.isprintable():
+        raise ValidationError("must be 1 to 32 printable characters after trimming")
+    if not any(visible(c) for c in text):
+        raise ValidationError("must contain at least one visible character")
+
+
+HANDLE_PATTERN = "^[A-Za-z0-9_-]{3,20}$"
+
+
+def check_handle(value: str) -> None:
+    """A handle: 3 to 20 of a-z 0-9 _ - (letters of either case; unique regardless of it)."""
+    if not re.fullmatch(HANDLE_PATTERN[1:-1], value):
+        raise ValidationError("must be 3 to 20 of a-z 0-9 _ -")
+
+
+def handle_field(**kwargs: Any) -> fields.String:
+    return fields.String(validate=check_handle, metadata={
+        "description": "3 to 20 of a-z 0-9 _ -; unique regardless of case",
+        "pattern": HANDLE_PATTERN}, **kwargs)
+
+
 class PlayerCreateSchema(Schema):
-    name = fields.String(required=True, metadata={
+    name = fields.String(required=True, validate=check_name, metadata={
         "description": "1 to 32 printable characters after trimming", "minLength": 1})
     bot = StrictBoolean(load_default=False, metadata={"description": "a program, not a person"})
+    handle = handle_field(load_default=None, allow_none=True)
 
-    @validates("name")
-    def _name(self, value: str, **_: Any) -> None:
-        text = value.strip()
-        if not 1 <= len(text) <= 32 or not text.isprintable():
-            raise ValidationError("must be 1 to 32 printable characters after trimming")
-        if not any(visible(c) for c in text):
-            raise ValidationError("must contain at least one visible character")
+
+class PlayerUpdateSchema(Schema):
+    name = fields.String(validate=check_name, metadata={
+        "description": "1 to 32 printable characters after trimming", "minLength": 1})
+    handle = handle_field(allow_none=True)
+
+    @validates_schema
+    def _not_empty(self, data: dict[str, Any], **_: Any) -> None:
+        if not data:
+            raise ValidationError("send name or handle", "_body")
+
+
+class PlayerLookupQuerySchema(QuerySchema):
+    handle = fields.String(required=True, validate=validate.Length(1, 64),
+                           metadata={"description": "compared regardless of case"})
 
 
 class BotSeatSchema(Schema):
@@ -105,7 +139,15 @@ class BotSeatSchema(Schema):
 
 class InviteSchema(Schema):
     seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
-    player_id = fields.String(required=True, validate=validate.Length(1, 32))
+    player_id = fields.String(validate=validate.Length(1, 32),
+                              metadata={"description": "exactly one of player_id or handle"})
+    handle = fields.String(validate=validate.Length(1, 64))
+
+    @validates_schema
+    def _one_player(self, data: dict[str, Any], **_: Any) -> None:
+        if ("player_id" in data) == ("handle" in data):
+            raise ValidationError("name the player by exactly one of player_id or handle",
+                                  "player_id")
 
 
 class DealSchema(Schema):
@@ -275,6 +317,7 @@ ACTION_EXAMPLES: dict[str, dict[str, Any]] = {
 class PlayerPublicSchema(ResponseSchema):
     id = fields.String()
     name = fields.String()
+    handle = fields.String(allow_none=True)
     bot = fields.Boolean()
     created_at = fields.DateTime()
 
@@ -287,8 +330,27 @@ class PlayerStatsSchema(ResponseSchema):
     lost = fields.Integer()
 
 
+class RatingSchema(ResponseSchema):
+    rating = fields.Float(metadata={"description": "the mean skill (mu), 1500 for a new player"})
+    mu = fields.Float()
+    sigma = fields.Float(metadata={"description": "the uncertainty of mu"})
+    provisional = fields.Boolean(metadata={"description": "sigma is still above 350"})
+    rated_matches = fields.Integer()
+
+
+class RatingsSchema(ResponseSchema):
+    duel = fields.Nested(RatingSchema, metadata={"description": "2-player matches"})
+    teams = fields.Nested(RatingSchema, metadata={"description": "4- and 6-player matches"})
+
+
 class PlayerProfileSchema(PlayerPublicSchema):
     stats = fields.Nested(PlayerStatsSchema)
+    ratings = fields.Nested(RatingsSchema)
+    matches_played = fields.Integer(metadata={"description": "finished matches"})
+    won = fields.Integer()
+    lost = fields.Integer()
+    forfeited = fields.Integer(metadata={"description": "lost by time (a deadline forfeit)"})
+    hands_won = fields.Integer()
 
 
 class PlayerCreatedSchema(PlayerPublicSchema):
@@ -299,7 +361,9 @@ class PlayerCreatedSchema(PlayerPublicSchema):
 
 STATUSES = ["waiting", "active", "finished", "cancelled"]
 HAND_END_REASONS = ["tricks", "raise_refused", "mao_de_onze_refused", "void", "illegal_call"]
-ENUMS.update({"Special": ["mao_de_onze", "mao_de_ferro"], "BotLevel": list(BOT_LEVELS)})
+END_REASONS = ["score", "resigned", "timed_out", "cancelled"]
+ENUMS.update({"Special": ["mao_de_onze", "mao_de_ferro"], "BotLevel": list(BOT_LEVELS),
+              "EndReason": END_REASONS})
 
 
 class RaisePendingSchema(ResponseSchema):
@@ -339,6 +403,20 @@ class TrickSchema(ResponseSchema):
     tie = fields.Boolean()
 
 
+class CallSchema(ResponseSchema):
+    """One call of a hand's betting: a raise (`to`) or an answer (`kind` on a mão de onze
+    decision)."""
+
+    OPTIONAL = frozenset({"to", "kind"})
+    seat = fields.Integer()
+    action = enum(["raise", "accept", "refuse"])
+    to = fields.Integer(metadata={"description": "a raise: the stake it asks for"})
+    kind = enum(["mao_de_onze"], metadata={"description": "a mão de onze decision"})
+
+
+CALLS = {"description": "the hand's betting so far, in order (public): raises and answers"}
+
+
 class HandSchema(ResponseSchema):
     number = fields.Integer()
     dealer = fields.Integer()
@@ -353,6 +431,7 @@ class HandSchema(ResponseSchema):
     stake = fields.Integer()
     special = Component("Special", allow_none=True)
     pending = Component("Pending", allow_none=True)
+    calls = fields.List(fields.Nested(CallSchema), metadata=CALLS)
     tricks = fields.List(fields.Nested(TrickSchema))
     to_act = fields.List(fields.Integer())
 
@@ -363,6 +442,7 @@ class LastHandSchema(ResponseSchema):
     points = fields.Integer()
     reason = named_enum("HandEndReason", HAND_END_REASONS)
     tricks = fields.List(fields.Nested(TrickSchema))
+    calls = fields.List(fields.Nested(CallSchema), metadata=CALLS)
 
 
 class YouSchema(ResponseSchema):
@@ -418,6 +498,10 @@ class MatchViewSchema(ResponseSchema):
     score = fields.List(fields.Integer())
     games = fields.List(fields.Integer())
     winner_team = fields.Integer(allow_none=True)
+    end_reason = Component("EndReason", allow_none=True, metadata={
+        "description": "how the match ended; null until it has"})
+    rematch_id = fields.String(allow_none=True, metadata={
+        "description": "the rematch of this finished match (POST .../rematch); null until then"})
     you = fields.Nested(YouSchema, allow_none=True)
     hand = fields.Nested(HandSchema, allow_none=True)
     last_hand = fields.Nested(LastHandSchema, allow_none=True)
@@ -438,6 +522,8 @@ class MatchSummarySchema(ResponseSchema):
     score = fields.List(fields.Integer())
     seats_free = fields.Integer()
     winner_team = fields.Integer(allow_none=True)
+    end_reason = Component("EndReason", allow_none=True, metadata={
+        "description": "how the match ended; null until it has"})
     you = fields.Nested(YouSchema, allow_none=True)
     your_turn = fields.Boolean(metadata={
         "description": "the match waits for you: your seat may act, or you are invited"})
@@ -499,6 +585,7 @@ class InvitationDeclinedEventSchema(EventSchema):
 
 class MatchCancelledEventSchema(EventSchema):
     type = tag("match_cancelled")
+    end_reason = enum(["cancelled"])
 
 
 class MatchStartedEventSchema(EventSchema):
@@ -598,12 +685,23 @@ class MatchWonEventSchema(EventSchema):
     winner_team = fields.Integer()
     score = fields.List(fields.Integer())
     games = fields.List(fields.Integer())
+    end_reason = enum(END_REASONS[:3])
 
 
 class PlayerResignedEventSchema(EventSchema):
     type = tag("player_resigned")
     seat = fields.Integer()
     team = fields.Integer()
+
+
+class MatchForfeitedEventSchema(EventSchema):
+    """A team lost the match by the deadline rule (`on_timeout: forfeit`, or the third
+    deadline in a row): follows the seat's `turn_timed_out`."""
+
+    type = tag("match_forfeited")
+    team = fields.Integer(metadata={"description": "the team that forfeits"})
+    seat = fields.Integer(metadata={"description": "the seat whose deadline passed"})
+    reason = enum(["timed_out"])
 
 
 class TurnTimedOutEventSchema(EventSchema):
@@ -660,9 +758,15 @@ class RulesetSchema(ResponseSchema):
     options = fields.Nested(RulesetOptionsSchema)
 
 
+class LevelPlayerSchema(ResponseSchema):
+    level = enum(BOT_LEVELS)
+    player_id = fields.String(metadata={"description": "the level's player: profile, ratings"})
+
+
 class RulesetListSchema(ResponseSchema):
     items = fields.List(fields.Nested(RulesetSchema))
     bot_levels = fields.List(fields.String())
+    bots = fields.List(fields.Nested(LevelPlayerSchema))
 
 
 # --- problems (app.errors.problem builds them) -------------------------------------------
@@ -717,7 +821,8 @@ UNIONS: dict[str, OneOf] = {
                     RaisedEventSchema, RaiseAcceptedEventSchema, RaiseRefusedEventSchema,
                     ElevenDecidedEventSchema, IllegalCallEventSchema, HandWonEventSchema,
                     GameWonEventSchema, MatchWonEventSchema, PlayerResignedEventSchema,
-                    TurnTimedOutEventSchema, DeadlineSetEventSchema),
+                    TurnTimedOutEventSchema, DeadlineSetEventSchema,
+                    MatchForfeitedEventSchema),
 }
 
 # --- response headers (components/headers) -------------------------------------------------

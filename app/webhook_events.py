@@ -74,7 +74,8 @@ def on_store(match: Match, state: engine.MatchState,
             wanted.append(("your_turn", player_id, seat.seat, True, {}))
         if finished:
             wanted.append(("match_finished", player_id, seat.seat, False,
-                           {"status": "finished", "winner_team": state.winner_team}))
+                           {"status": "finished", "winner_team": state.winner_team,
+                            "end_reason": state.end_reason}))
     enqueue(match, wanted, writes)
 
 
@@ -95,3 +96,12 @@ def enqueue_deadline_soon(match: Match, player_id: str) -> int:
     return enqueue(match, [("deadline_soon", player_id, number,
                             number is not None and number in (match.to_act or []),
                             {"deadline": deadline})])
+
+
+def enqueue_turn_timed_out(match: Match, player_id: str, seat: int, outcome: str,
+                           abandoned: bool) -> int:
+    """`turn_timed_out`: `player_id`'s deadline in `match` passed and `outcome` happened
+    (`auto_play`: the easy bot acted for them; `forfeit`: their team lost the match;
+    `abandoned`: the third deadline in a row). In the worker's transaction that times out."""
+    return enqueue(match, [("turn_timed_out", player_id, seat, False,
+                            {"outcome": outcome, "abandoned": abandoned})])

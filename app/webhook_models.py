@@ -21,7 +21,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.extensions import db
 
-WEBHOOK_EVENTS = ("your_turn", "match_started", "match_finished", "invited", "deadline_soon")
+WEBHOOK_EVENTS = ("your_turn", "match_started", "match_finished", "invited", "deadline_soon",
+                  "turn_timed_out")
 ENDPOINT_STATUSES = ("active", "disabled")
 DELIVERY_STATUSES = ("pending", "delivered", "failed")
 

@@ -5,7 +5,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from app.schemas import STATUSES, ResponseSchema, enum, named_enum, pascal, tag
+from app.schemas import (END_REASONS, STATUSES, ResponseSchema, enum, named_enum, pascal,
+                         tag)
 from app.webhook_models import DELIVERY_STATUSES, ENDPOINT_STATUSES, WEBHOOK_EVENTS
 from app.webhook_urls import MAX_URL_LENGTH
 
@@ -90,6 +91,12 @@ class WebhookDataSchema(ResponseSchema):
 
 class MatchFinishedDataSchema(WebhookDataSchema):
     winner_team = fields.Integer(allow_none=True)
+    end_reason = named_enum("EndReason", END_REASONS)
+
+
+class TurnTimedOutDataSchema(WebhookDataSchema):
+    outcome = named_enum("TimeoutPolicy", ["auto_play", "forfeit"])
+    abandoned = fields.Boolean(metadata={"description": "the third deadline in a row"})
 
 
 class DeadlineSoonDataSchema(WebhookDataSchema):
@@ -116,6 +123,8 @@ WEBHOOK_PAYLOADS: dict[str, type[ResponseSchema]] = {
                         "A seat of a match is reserved for them: join to accept."),
     "deadline_soon": _payload("deadline_soon", DeadlineSoonDataSchema,
                               "Their turn's deadline is a quarter of the turn away."),
+    "turn_timed_out": _payload("turn_timed_out", TurnTimedOutDataSchema,
+                               "Their turn's deadline passed: auto-played, or forfeited."),
 }
 """Each webhook event's payload schema (app/webhook_events.py builds them)."""
 

@@ -15,6 +15,8 @@ with `SELECT ... FOR UPDATE SKIP LOCKED`. Hence:
 Workers sleep on `LISTEN truco_due` (sent when work becomes due now) with a short poll as a
 safety net (a notification lost while a worker reconnects costs at most one period).
 
+Between steps it settles finished matches (app.settle: tallies and ratings, once each).
+
 Webhook deliveries (app.webhook_delivery, docs/correspondence.md) are sent by a thread of
 the same worker, from their own outbox table, so that a slow endpoint never delays a bot.
 
@@ -42,6 +44,7 @@ from app.match_store import DUE_CHANNEL, claim_due
 from app.metrics import WORKER_STEPS
 from app.models import Match
 from app.play import advance
+from app.settle import settle_due
 from app.waiting import libpq_dsn
 from app.webhook_delivery import start_thread as start_deliveries
 
@@ -164,6 +167,7 @@ class Worker:
                     try:
                         if run_due(causes=self.causes):
                             self.outbox.set()
+                        settle_due()
                         now = datetime.now(timezone.utc)
                         held, soonest = due_but_held(now), next_due(now)
                     finally:

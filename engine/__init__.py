@@ -10,7 +10,7 @@ from .cards import DECK, manilhas, parse_card, strengths
 from .errors import IllegalAction, InvalidAction, InvalidConfig
 from .legal import legal_actions
 from .match import PLAYER_COUNTS, new_match
-from .play import apply, resign
+from .play import apply, forfeit, resign
 from .rules import OPTION_CHOICES, OPTION_DEFAULTS, RULESETS, Options, Ruleset
 from .state import Hand, MatchState, Trick
 from .views import redact_event, view
@@ -18,6 +18,6 @@ from .views import redact_event, view
 __all__ = [
     "DECK", "Hand", "IllegalAction", "InvalidAction", "InvalidConfig", "MatchState",
     "OPTION_CHOICES", "OPTION_DEFAULTS", "Options", "PLAYER_COUNTS", "RULESETS", "Ruleset",
-    "Trick", "apply", "legal_actions", "manilhas", "new_match", "normal_form", "parse_card", "redact_event",
-    "resign", "strengths", "view",
+    "Trick", "apply", "forfeit", "legal_actions", "manilhas", "new_match", "normal_form",
+    "parse_card", "redact_event", "resign", "strengths", "view",
 ]

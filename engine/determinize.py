@@ -6,10 +6,10 @@ cannot place. `determinize` deals that pool at random over the unknown places an
 everything else from the view, so that `view(determinize(v, rng), seat) == v`: the state is one
 world the seat cannot tell apart from the real one.
 
-Two facts are not in a view and are reconstructed: the seats that refused a pending question
-(the answering team's members not in `to_act`) and the team that made the last accepted call,
-chosen so that the seat's legal actions come out as listed (when both teams fit, as when
-`raise_cap` forbids the seat's own call anyway, the opponents are assumed to have called).
+Two facts are reconstructed: the seats that refused a pending question (the answering team's
+members not in `to_act`) and the team that made the last accepted call, read off `hand.calls`
+(for a view without them: chosen so that the seat's legal actions come out as listed; when
+both teams fit, the opponents are assumed to have called).
 """
 from __future__ import annotations
 
@@ -106,6 +106,9 @@ def _last_call_team(state: MatchState, view: dict[str, Any]) -> int | None:
         return int(h.pending["by_seat"]) % 2
     if h.special is not None or h.stake == RULESETS[state.ruleset].base:
         return None
+    raises = [c for c in h.calls if c["action"] == "raise"]
+    if raises:  # the last call made: the calls say it
+        return int(raises[-1]["seat"]) % 2
     seat = int(view["you"]["seat"])
     for team in (1 - seat % 2, seat % 2):
         h.last_call_team = team
@@ -136,7 +139,8 @@ def determinize(view: dict[str, Any], rng: random.Random, seed: int = 0) -> Matc
     options = Options.from_dict({k: v for k, v in rules.items() if k != "ruleset"})
     pending = dict(h["pending"]) if h["pending"] else None
     hand = Hand(h["number"], h["dealer"], h["vira"], hands, h["stake"], h["special"], pending,
-                _refused(view), None, tricks, None, list(h["to_act"]), know.eleven_team)
+                _refused(view), None, tricks, None, list(h["to_act"]), know.eleven_team,
+                [dict(c) for c in h.get("calls", [])])
     state = MatchState(view["ruleset"], n, options, seed, [], list(view["score"]),
                        list(view["games"]), "active", None, hand, view["last_hand"])
     if not tricks or tricks[-1].done:

@@ -10,7 +10,7 @@ from .legal import (answerers, call_value, counter_value, face_down_allowed, for
                     is_blind, strongest_cards)
 from .rules import RULESETS, TARGET_SCORE
 from .scoring import end_hand, finish_match
-from .state import MatchState, Trick
+from .state import Hand, MatchState, Trick
 from .tricks import ALL_TIES, hand_outcome, resolve_trick
 
 
@@ -34,14 +34,31 @@ def apply(state: MatchState, seat: int, body: Any) -> tuple[MatchState, list[Eve
 
 def resign(state: MatchState, seat: int) -> tuple[MatchState, list[Event]]:
     """`seat`'s team concedes: the other team wins the match at once."""
+    return _concede(state, seat, "resigned",
+                    {"type": "player_resigned", "seat": seat, "team": seat % 2})
+
+
+def forfeit(state: MatchState, seat: int) -> tuple[MatchState, list[Event]]:
+    """`seat` let its turn deadline pass under the forfeit rule: its team loses at once."""
+    return _concede(state, seat, "timed_out", {"type": "match_forfeited", "team": seat % 2,
+                                               "seat": seat, "reason": "timed_out"})
+
+
+def _concede(state: MatchState, seat: int, reason: str,
+             event: Event) -> tuple[MatchState, list[Event]]:
+    """The other team than `seat`'s wins the match at once (`event` says why)."""
     if state.status != "active":
         raise IllegalAction("match_not_active", "the match is over")
     s = state.copy()
     winner = 1 - seat % 2
-    finish_match(s, winner)
-    return s, [{"type": "player_resigned", "seat": seat, "team": seat % 2},
-               {"type": "match_won", "winner_team": winner, "score": list(s.score),
-                "games": list(s.games)}]
+    finish_match(s, winner, reason)
+    return s, [event, {"type": "match_won", "winner_team": winner, "score": list(s.score),
+                       "games": list(s.games), "end_reason": reason}]
+
+
+def _call(h: Hand, seat: int, action: str, **more: Any) -> None:
+    """Add one entry to the hand's public betting record (`hand.calls`)."""
+    h.calls = [*h.calls, {"seat": seat, "action": action, **more}]
 
 
 def _pending_reason(state: MatchState) -> str:
@@ -67,6 +84,7 @@ def _answer(state: MatchState, seat: int, accept: bool) -> tuple[MatchState, lis
             x for x in h.to_act if x != seat]
         events: list[Event] = [{"type": "eleven_decided", "seat": seat, "team": team,
                                 "accept": accept, "final": final}]
+        _call(h, seat, "accept" if accept else "refuse", kind="mao_de_onze")
         if accept:
             mao = (h.dealer + 1) % s.players
             h.stake = RULESETS[s.ruleset].eleven_stake
@@ -78,6 +96,7 @@ def _answer(state: MatchState, seat: int, accept: bool) -> tuple[MatchState, lis
             h.refused = h.refused + [seat]
             h.to_act = deciders(s, team, (h.dealer + 1) % s.players, h.refused)
         return s, events
+    _call(h, seat, "accept" if accept else "refuse")
     if accept:
         assert h.turn is not None  # a raise is only called while a seat is to play
         h.stake = pending["to"]
@@ -123,6 +142,7 @@ def _raise(state: MatchState, seat: int, action: ParsedAction) -> tuple[MatchSta
     h.refused = []
     h.last_call_team = seat % 2
     h.to_act = answerers(s, seat, [])
+    _call(h, seat, "raise", to=nxt)  # (a counter-raise accepts too: one call, the raise)
     events.append({"type": "raised", "seat": seat, "to": nxt})
     return s, events
 

@@ -58,12 +58,15 @@ class Hand:
     to_act: list[int]
     eleven_team: int | None = None
     """The team on 11 (10) in a mão de onze: it sees its partners' cards all hand."""
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    """The hand's betting in order (API.md `hand.calls`), public to every viewer.
+    Replaced, never mutated in place, so copies may share it."""
 
     def copy(self) -> "Hand":
         return Hand(self.number, self.dealer, self.vira, list(self.hands),
                     self.stake, self.special, self.pending, list(self.refused),
                     self.last_call_team, [t if t.done else t.copy() for t in self.tricks],
-                    self.turn, list(self.to_act), self.eleven_team)
+                    self.turn, list(self.to_act), self.eleven_team, self.calls)
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "dealer": self.dealer, "vira": self.vira,
@@ -71,14 +74,16 @@ class Hand:
                 "special": self.special, "pending": self.pending, "refused": list(self.refused),
                 "last_call_team": self.last_call_team,
                 "tricks": [t.to_json() for t in self.tricks], "turn": self.turn,
-                "to_act": list(self.to_act), "eleven_team": self.eleven_team}
+                "to_act": list(self.to_act), "eleven_team": self.eleven_team,
+                "calls": list(self.calls)}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Hand":
         return cls(d["number"], d["dealer"], d["vira"], [list(h) for h in d["hands"]],
                    d["stake"], d["special"], d["pending"], list(d["refused"]),
                    d["last_call_team"], [Trick.from_json(t) for t in d["tricks"]], d["turn"],
-                   list(d["to_act"]), d["eleven_team"])
+                   list(d["to_act"]), d["eleven_team"],
+                   [dict(c) for c in d.get("calls", [])])  # (no calls: stored before them)
 
 
 @dataclass(slots=True)
@@ -96,12 +101,14 @@ class MatchState:
     winner_team: int | None
     hand: Hand
     last_hand: dict[str, Any] | None
-    """How the last finished hand ended, with full (unredacted) tricks."""
+    """How the last finished hand ended, with full (unredacted) tricks and its calls."""
+    end_reason: str | None = None
+    """How a finished match ended: "score", "resigned" or "timed_out" (API.md)."""
 
     def copy(self) -> "MatchState":
         return MatchState(self.ruleset, self.players, self.options, self.seed, self.deals,
                           list(self.score), list(self.games), self.status, self.winner_team,
-                          self.hand.copy(), self.last_hand)
+                          self.hand.copy(), self.last_hand, self.end_reason)
 
     @property
     def to_act(self) -> list[int]:
@@ -113,10 +120,11 @@ class MatchState:
                 "options": self.options.to_dict(), "seed": self.seed, "deals": self.deals,
                 "score": list(self.score), "games": list(self.games), "status": self.status,
                 "winner_team": self.winner_team, "hand": self.hand.to_json(),
-                "last_hand": self.last_hand}
+                "last_hand": self.last_hand, "end_reason": self.end_reason}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "MatchState":
         return cls(d["ruleset"], d["players"], Options.from_dict(d["options"]), d["seed"],
                    d["deals"], list(d["score"]), list(d["games"]), d["status"],
-                   d["winner_team"], Hand.from_json(d["hand"]), d["last_hand"])
+                   d["winner_team"], Hand.from_json(d["hand"]), d["last_hand"],
+                   d.get("end_reason"))

@@ -32,6 +32,7 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "partner_cards": {str(p): list(h.hands[p]) for p in partners} if partners else None,
         "stake": h.stake, "special": h.special,
         "pending": dict(h.pending) if h.pending else None,
+        "calls": [dict(c) for c in h.calls],
         "tricks": _redact_tricks([t.as_table() for t in h.tricks if t.plays], seat),
         "to_act": list(h.to_act),
     }
@@ -43,7 +44,8 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
         "hand": hand,
         "last_hand": None if state.last_hand is None else {
-            **state.last_hand, "tricks": _redact_tricks(state.last_hand["tricks"], seat)},
+            **state.last_hand, "tricks": _redact_tricks(state.last_hand["tricks"], seat),
+            "calls": [dict(c) for c in state.last_hand.get("calls", [])]},
         "legal_actions": [] if seat is None else legal_actions(state, seat),
         "cards_in_hand": [len(c) for c in h.hands],
     }

@@ -28,4 +28,4 @@ def event_types_written() -> set[str]:
                *(ROOT / "app" / name for name in ("matches.py", "play.py", "match_store.py"))]
     found = {m for path in sources
              for m in re.findall(r'\{"type": "(\w+)"', path.read_text())}
-    return found - set(_FIELDS) - {"resign"}  # action bodies, not events
+    return found - set(_FIELDS) - {"resign", "forfeit"}  # action bodies, not events

@@ -18,6 +18,7 @@ import re
 import time
 import subprocess
 import sys
+import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -293,6 +294,22 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
     assert all(isinstance(e.player_id, str) for e in joined)
     won = [e for e in log if isinstance(e, m.MatchWonEvent)]
     assert [e.winner_team for e in won] == [current.winner_team]
+    assert current.end_reason == m.EndReason.SCORE and won[0].end_reason.value == "score"
+    _rematch_is_typed(m, typed, clients, match_id)
+
+
+def _rematch_is_typed(m: Any, typed: Typed, clients: list[Any], match_id: str) -> None:
+    """The finished match's rematch (operation `createRematch`): 201 once, then the same
+    match (200) for anyone; seats moved on by one."""
+    rematch, show = _module("matches.create_rematch"), _module("matches.get_match")
+    made = rematch.sync_detailed(match_id, client=clients[2])
+    new = typed(made.parsed, m.MatchView)
+    assert made.status_code == 201 and made.headers["Location"] == f"/v1/matches/{new.id}"
+    assert typed(new.you, m.You).seat == 3 and new.status == m.MatchStatus.WAITING
+    again = rematch.sync_detailed(match_id, client=clients[0])
+    assert again.status_code == 200 and typed(again.parsed, m.MatchView).id == new.id
+    old = typed(show.sync(match_id, client=clients[0]), m.MatchView)
+    assert old.rematch_id == new.id and new.rematch_id is None and new.end_reason is None
 
 
 def _errors_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: str, view: Any,
@@ -331,7 +348,7 @@ def _replays_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: st
 
 def test_every_webhook_payload_the_server_sends_parses_into_its_model(
         api: types.ModuleType, server: Server) -> None:
-    """A real server's worker delivers each of the five events; each body is the model its
+    """A real server's worker delivers each of the six events; each body is the model its
     `type` names in the spec (x-webhooks), typed all the way, with no undocumented field."""
     m, typed = importlib.import_module(f"{PACKAGE}.models"), Typed()
     spec = yaml.safe_load(httpx.get(f"{server.url}/openapi.yaml", timeout=10).text)
@@ -359,6 +376,7 @@ def test_every_webhook_payload_the_server_sends_parses_into_its_model(
                 time.sleep(0.05)
 
         received("deadline_soon", 15)
+        received("turn_timed_out", 10)  # the easy bot plays for ana, who then resigns
         resign.sync(match.id, client=ana)
         received("match_finished", 10)
     bodies = [h.json for h in hook.received]
@@ -367,3 +385,40 @@ def test_every_webhook_payload_the_server_sends_parses_into_its_model(
         model = getattr(m, body["type"].title().replace("_", "") + "Webhook")
         parsed = typed(model.from_dict(body), model)
         assert parsed.data.match_id == match.id and parsed.data.player_id == players[0].id
+
+
+def test_a_generated_client_finds_players_and_reads_ratings(api: types.ModuleType,
+                                                            server: Server) -> None:
+    m = importlib.import_module(f"{PACKAGE}.models")
+    typed = Typed()
+    register, create = _module("players.register_player"), _module("matches.create_match")
+    update, find = _module("players.update_my_profile"), _module("players.find_player_by_handle")
+    board = _module("leaderboard.get_leaderboard")
+    resign = _module("matches.resign_match")
+    anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
+    created = typed(register.sync(client=anonymous, body=m.PlayerCreate(name="rita")),
+                    m.PlayerCreated)
+    rita = api.AuthenticatedClient(base_url=server.url, token=created.token,
+                                   timeout=httpx.Timeout(30))
+    mine = typed(update.sync(client=rita, body=m.PlayerUpdate(handle="Rita-1")),
+                 m.PlayerProfile)
+    assert mine.handle == "Rita-1" and mine.ratings.duel.rating == 1500.0
+    taken = update.sync_detailed(client=rita, body=m.PlayerUpdate(handle="bot-easy"))
+    assert taken.status_code == 409
+    assert typed(find.sync(client=anonymous, handle="rita-1"), m.PlayerProfile).id == created.id
+
+    match = typed(create.sync(client=rita, body=m.MatchCreate(
+        bots=[m.BotSeat(seat=1, level=m.BotLevel.HARD)])), m.MatchView)
+    assert resign.sync_detailed(match.id, client=rita).status_code == 200
+    deadline = time.monotonic() + 20
+    while True:  # the server's worker settles the match (other tests' players may be listed)
+        page = typed(board.sync(client=anonymous, format_=m.GetLeaderboardFormat.DUEL,
+                                bots=True, limit=100), m.Leaderboard)
+        listed = {e.player.id: e for e in page.items}
+        if created.id in listed or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    entry = listed[created.id]
+    assert entry.player.handle == "Rita-1" and entry.rating < 1500 and entry.rated_matches == 1
+    assert listed["p_level_hard"].player.bot is True
+    assert [e.rank for e in page.items] == list(range(1, len(page.items) + 1))

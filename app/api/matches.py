@@ -21,6 +21,7 @@ from app.auth import caller_id, optional_player, require_player
 from app.extensions import db
 from app.match_store import get_match
 from app.models import Match
+from app.rematch import rematch as make_rematch
 from app.rendering import etag_matches, etag_of, match_summary, tagged
 from app.schemas import (
     AUTH_OPTIONAL,
@@ -184,3 +185,17 @@ def resign(match_id: str) -> Response:
     """Your team concedes the match."""
     player = require_player()
     return answer_response(play.resign(player, match_id))
+
+
+@blp.route("/matches/<match_id>/rematch", methods=["POST"])
+@blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
+@blp.alt_response(200, schema=MatchViewSchema, headers=headers("ETag", "Location"),
+                  description="the rematch existed already: the same match")
+@blp.doc(operationId="createRematch", **AUTH_REQUIRED)
+def rematch(match_id: str) -> Response:
+    """Play a finished match again with the same players.
+
+    The same ruleset, options and turn rules; seat s plays at s + 1; the other players are
+    invited, bots keep playing. Asked again, by anyone: 200 with the same match."""
+    answer = make_rematch(caller_id(), match_id)
+    return answer_response(answer, {"Location": f"/v1/matches/{answer.body['id']}"})

@@ -5,19 +5,19 @@ from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
-from sqlalchemy import select
 
-from app import inbox, ratelimit
+from app import handles, inbox, ratelimit
 from app.api.responses import json_response, not_modified
 from app.auth import hash_token, new_token, require_player
-from app.errors import PROBLEM_MIMETYPE, ApiError
+from app.errors import PROBLEM_MIMETYPE, ApiError, ProblemSchema
 from app.extensions import db
-from app.models import Match, Player, Seat, id_can_exist
+from app.models import Player, id_can_exist
+from app.profiles import profile
 from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, player_public
 from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
                          MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
-                         PlayerProfileSchema, RateLimitedProblemSchema, examples, headers,
-                         not_modified_doc)
+                         PlayerLookupQuerySchema, PlayerProfileSchema, PlayerUpdateSchema,
+                         RateLimitedProblemSchema, examples, headers, not_modified_doc)
 from app.waiting import hub, token_replaced
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
@@ -26,7 +26,8 @@ blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and 
 @blp.before_request
 def _authenticate() -> None:
     """401 before the query is parsed for the endpoints that need a player (API.md)."""
-    if request.endpoint in ("players.me", "players.my_matches", "players.rotate_token"):
+    if request.endpoint in ("players.me", "players.my_matches", "players.rotate_token",
+                            "players.update_me"):
         require_player()
 
 
@@ -36,28 +37,19 @@ def _authenticate() -> None:
 @blp.alt_response(429, schema=RateLimitedProblemSchema, content_type=PROBLEM_MIMETYPE,
                   headers=headers("Retry-After"),
                   description="too many registrations from this address (code rate_limited)")
+@blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="another player has this handle (code handle_taken)")
 @blp.doc(operationId="registerPlayer")
 def register(body: dict[str, Any]) -> Response:
     """Register a player; the token in the answer is shown only this once."""
     ratelimit.check("register", ratelimit.client_address())
     token = new_token()
-    player = Player(name=body["name"].strip(), bot=body["bot"], token_hash=hash_token(token))
-    db.session.add(player)
-    db.session.commit()
+    player = Player(name=body["name"].strip(), bot=body["bot"], token_hash=hash_token(token),
+                    handle=body["handle"])
+    with handles.claimed():
+        db.session.add(player)
     return json_response({**player_public(player), "token": token}, 201,
                          {"Location": f"/v1/players/{player.id}"})
-
-
-def _stats(player_id: str) -> dict[str, int]:
-    rows = db.session.execute(
-        select(Match.status, Match.winner_team, Seat.seat)
-        .join(Seat, Seat.match_id == Match.id)
-        .where(Seat.player_id == player_id, Seat.invited.is_(False))
-    ).all()
-    finished = [r for r in rows if r.status == "finished"]
-    won = sum(1 for r in finished if r.winner_team == r.seat % 2)
-    return {"matches": len(rows), "active": sum(1 for r in rows if r.status == "active"),
-            "finished": len(finished), "won": won, "lost": len(finished) - won}
 
 
 @blp.route("/players/me")
@@ -67,7 +59,31 @@ def _stats(player_id: str) -> dict[str, int]:
 def me() -> Response:
     """The caller's profile with match statistics."""
     player = require_player()
-    return json_response({**player_public(player), "stats": _stats(player.id)})
+    return json_response(profile(player))
+
+
+@blp.route("/players/me", methods=["PATCH"])
+@blp.arguments(PlayerUpdateSchema())
+@blp.response(200, PlayerProfileSchema)
+@blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="another player has this handle (code handle_taken)")
+@blp.doc(operationId="updateMyProfile", **AUTH_REQUIRED)
+def update_me(body: dict[str, Any]) -> Response:
+    """Change your `name` and/or `handle` (null removes it); your profile after it."""
+    player = require_player()
+    handles.update(player, body)
+    return json_response(profile(player))
+
+
+@blp.route("/players")
+@blp.arguments(PlayerLookupQuerySchema(), location="query")
+@blp.response(200, PlayerProfileSchema)
+@blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="nobody has this handle (code player_not_found)")
+@blp.doc(operationId="findPlayerByHandle")
+def find_player(args: dict[str, Any]) -> Response:
+    """The public profile of the player with this handle (compared regardless of case)."""
+    return json_response(profile(handles.found(args["handle"])))
 
 
 @blp.route("/players/me/token", methods=["POST"])
@@ -94,7 +110,7 @@ def public_profile(player_id: str) -> Response:
     player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
     if player is None:
         raise ApiError(404, "player_not_found", f"no player {player_id}")
-    return json_response({**player_public(player), "stats": _stats(player.id)})
+    return json_response(profile(player))
 
 
 @blp.route("/me/matches", parameters=[IF_NONE_MATCH])

@@ -5,6 +5,7 @@ from flask import Response
 from flask_smorest import Blueprint
 
 from app.api.responses import json_response
+from app.level_players import LEVEL_PLAYERS
 from app.schemas import RulesetListSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, RULESETS
 from engine.bots import AVAILABLE_LEVELS
@@ -26,10 +27,12 @@ def _options(base: int) -> dict[str, dict[str, object]]:
 @blp.response(200, RulesetListSchema)
 @blp.doc(operationId="listRulesets")
 def rulesets() -> Response:
-    """Every ruleset with its constants and options (names, values, defaults)."""
+    """Every ruleset with its constants and options (names, values, defaults), and the
+    built-in bot levels with their players (profiles and ratings under those ids)."""
     items = [{"name": r.name, "base_value": r.base, "ladder": list(r.ladder),
               "special_hand_at": r.special_at, "mao_de_onze_stake": r.eleven_stake,
               "mao_de_onze_refused_award": r.eleven_refused_award, "options": _options(r.base)}
              for r in RULESETS.values()]
-    return json_response({"items": items, "bot_levels": list(AVAILABLE_LEVELS)},
+    bots = [{"level": level, "player_id": LEVEL_PLAYERS[level]} for level in AVAILABLE_LEVELS]
+    return json_response({"items": items, "bot_levels": list(AVAILABLE_LEVELS), "bots": bots},
                          headers={"Cache-Control": "public, max-age=3600"})

@@ -4,22 +4,26 @@ A uniform deal of the unseen cards ignores what the opponents' choices say about
 a caller usually holds good cards, and a seat that played a low card into a trick it could
 have won cheaply probably could not. Each world is weighted by how well it explains those
 choices under a simple model of play (the easy rules): every opponent card play this hand that
-the model would not have made with that world's cards, and a pending call the model would not
-have made, multiplies the weight by a constant below 1. Nothing is excluded outright: people
-and other bots play differently, and bluff.
+the model would not have made with that world's cards, and every opponent call of the hand
+(`hand.calls`: a raise, or an accepted call) the model would not have made with the cards that
+opponent was dealt, multiplies the weight by a constant below 1. Nothing is excluded
+outright: people and other bots play differently, and bluff.
 """
 from __future__ import annotations
 
 from ..cards import strengths
 from ..legal import is_blind
 from ..state import MatchState
-from .cardplay import choose_card, easy_calls
+from .cardplay import choose_card, easy_calls, simple_strength
 
 UNLIKELY_CALL = 0.15
 """Weight factor of a world in which the pending call was made on cards the model would not
 call on."""
 UNLIKELY_PLAY = 0.15
 """Weight factor for each opponent card play the model would not have made in the world."""
+UNLIKELY_ACCEPT = 0.4
+"""Weight factor of a world in which an opponent accepted a call holding nothing the model
+would accept with (no good card, no trick won)."""
 
 
 def world_weight(world: MatchState, seat: int) -> float:
@@ -52,4 +56,25 @@ def world_weight(world: MatchState, seat: int) -> float:
             choice = choose_card(cards, table, trick.plays[:p_index], player, results)
             if table[choice.card] != table[card]:
                 weight *= UNLIKELY_PLAY
+    return weight * _calls_weight(world, seat, table, held)
+
+
+def _calls_weight(world: MatchState, seat: int, table: dict[str, int],
+                  dealt: dict[int, list[str]]) -> float:
+    """How well the opponents' answered calls of the hand fit the cards `dealt` to them in
+    `world`: a raise (its pending one is weighed with the cards held now, above) or an
+    accept made on cards the model would not call or accept with is unlikely."""
+    h = world.hand
+    pending = h.pending is not None and h.pending["kind"] == "raise"
+    results = [t.winner_team for t in h.tricks if t.done]
+    weight = 1.0
+    for i, call in enumerate(h.calls):
+        who = int(call["seat"])
+        if who % 2 == seat % 2 or "kind" in call or (pending and i == len(h.calls) - 1):
+            continue
+        if call["action"] == "raise" and not easy_calls(dealt[who], table, results, who % 2):
+            weight *= UNLIKELY_CALL
+        elif call["action"] == "accept" and simple_strength(dealt[who], table, results,
+                                                            who % 2) < 1:
+            weight *= UNLIKELY_ACCEPT
     return weight

@@ -4,7 +4,8 @@ Its hand estimate (estimate.sampled_chance) plays the hand out over deals of the
 not seen (card counting), with the easy rules and no calls; calls and answers
 compare the estimate with the break-even point of the stake on offer, moved by the score: a
 team that would lose the game by refusing always accepts, one that would lose it by losing the
-raised hand needs a better hand.
+raised hand needs a better hand, and so does a raise after the opponents answered a call of
+the hand (`hand.calls`: they showed strength; the estimate weighs their calls too).
 """
 from __future__ import annotations
 
@@ -47,8 +48,8 @@ def choose_medium(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def _should_call(obs: Observation, to: int, rng: random.Random) -> bool:
     chance = sampled_chance(obs, rng)
-    if obs.need(1 - obs.team) <= to:  # losing the raised hand would lose the game
-        return chance >= SURE
+    if obs.need(1 - obs.team) <= to or obs.opponents_answered:
+        return chance >= SURE  # the raised hand could lose the game, or they showed strength
     if chance >= CALL_AT:
         return True
     return obs.stake == obs.base and chance < 0.25 and rng.random() < BLUFF

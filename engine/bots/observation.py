@@ -30,6 +30,8 @@ class Observation:
     pending: dict[str, Any] | None
     score: list[int]
     legal: list[dict[str, Any]]
+    calls: list[dict[str, Any]]
+    """The hand's betting so far, in order (the view's `hand.calls`)."""
 
     @property
     def team(self) -> int:
@@ -44,6 +46,16 @@ class Observation:
         """Opponents still to play in the open trick after this seat."""
         return sum(1 for i in range(1, self.players - len(self.plays))
                    if (self.seat + i) % 2 != self.team)
+
+    @property
+    def opponents_answered(self) -> bool:
+        """An opponent accepted this team's call this hand, or raised over it: they showed
+        strength."""
+        calls = [c for c in self.calls if "kind" not in c]
+        return any(c["seat"] % 2 != self.team and (
+            c["action"] == "accept" or c["action"] == "raise" and i > 0
+            and calls[i - 1]["action"] == "raise" and calls[i - 1]["seat"] % 2 == self.team)
+            for i, c in enumerate(calls))
 
     def need(self, team: int) -> int:
         """Points `team` lacks to win the game."""
@@ -84,4 +96,5 @@ def observe(view: dict[str, Any]) -> Observation:
         plays=[(p["seat"], p["card"], p["face_down"]) for p in open_plays],
         results=[None if t["tie"] else t["winner_team"] for t in done],
         stake=int(h["stake"]), special=h["special"], pending=h["pending"],
-        score=list(view["score"]), legal=list(view["legal_actions"]))
+        score=list(view["score"]), legal=list(view["legal_actions"]),
+        calls=list(h.get("calls", [])))

@@ -156,6 +156,10 @@ def db_rows(app: Any, sql: str, **params: Any) -> list[Any]:
     return rows
 
 
+REGISTERED = "SELECT count(*) FROM players WHERE token_hash NOT LIKE 'level:%'"
+"""How many players registered (not the built-in levels' players, which are always there)."""
+
+
 def db_scalar(app: Any, sql: str, **params: Any) -> Any:
     rows = db_rows(app, sql, **params)
     assert len(rows) == 1, rows
@@ -297,6 +301,18 @@ def run_worker(app: Any, now: Any = None) -> int:
             db.session.remove()
 
 
+def deliver(app: Any, now: Any = None) -> int:
+    """Attempt the webhook deliveries that are due, as the worker's delivery thread does."""
+    from app.extensions import db
+    from app.webhook_delivery import deliver_due
+
+    with app.app_context():
+        try:
+            return deliver_due(now=now)
+        finally:
+            db.session.remove()
+
+
 NOTIFIED = "; BEGIN; SET; EXECUTE truco_notify; COMMIT"
 """How :func:`messages` shows what follows a write's `COMMIT` in its message: the
 notifications, in a transaction of their own (app/action_path.py: `_NOTIFY`)."""
@@ -349,3 +365,34 @@ def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
     finally:
         event.remove(engine, "checkout", checkout)
         event.remove(engine, "checkin", checkin)
+
+
+# --- settled matches: tallies and ratings ---------------------------------------------------
+
+
+def settle_all(app: Any) -> int:
+    """Settle every finished match not yet settled, as a worker process would; how many."""
+    from app.extensions import db
+    from app.settle import settle_due
+
+    with app.app_context():
+        try:
+            return settle_due()
+        finally:
+            db.session.remove()
+
+
+def profile(client: Any, player_id: str) -> dict[str, Any]:
+    r = client.get(f"/v1/players/{player_id}")
+    assert r.status_code == 200, r.get_data(as_text=True)
+    return r.json
+
+
+def resigned_match(client: Any, players: int, loser_seat: int,
+                   **setup: Any) -> tuple[str, list[Player]]:
+    """A match of registered players that `loser_seat`'s team lost by resigning at once."""
+    match_id, seated = full_match(client, players, **setup)
+    r = client.post(f"/v1/matches/{match_id}/resign", headers=seated[loser_seat].headers)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    assert r.json["winner_team"] == 1 - loser_seat % 2
+    return match_id, seated

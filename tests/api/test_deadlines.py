@@ -96,8 +96,10 @@ def test_forfeit_ends_the_match_at_once(client: Any, app: Any) -> None:
     after = get_view(client, match_id, seated[0])
     assert after["status"] == "finished" and after["winner_team"] == 1 - late % 2
     assert after["deadline"] is None
-    types = [e["type"] for e in get_events(client, match_id, seated[0])]
-    assert types[-3:] == ["turn_timed_out", "player_resigned", "match_won"]
+    events = get_events(client, match_id, seated[0])
+    assert [e["type"] for e in events][-3:] == ["turn_timed_out", "match_forfeited", "match_won"]
+    assert events[-2] == {**events[-2], "team": late % 2, "seat": late, "reason": "timed_out"}
+    assert after["end_reason"] == events[-1]["end_reason"] == "timed_out"
 
 
 def test_three_timeouts_in_a_row_abandon_the_seat(client: Any, app: Any) -> None:
@@ -118,6 +120,7 @@ def test_three_timeouts_in_a_row_abandon_the_seat(client: Any, app: Any) -> None
             run_worker(app, now=_later(view))
             bob_timeouts += 1
     assert view["status"] == "finished" and view["winner_team"] == 0
+    assert view["end_reason"] == "timed_out"  # abandoned: a forfeit by time
     assert bob_timeouts == 3
     assert view["seats"][1]["timeouts"] == 3 and view["seats"][0]["timeouts"] == 0
     outcomes = [(e["outcome"], e["abandoned"]) for e in get_events(client, m["id"], ana)

@@ -42,7 +42,11 @@ def test_last_hand_after_a_refused_truco(client: Any) -> None:
     act_ok(client, match_id, seated[1], {"type": "refuse"})
     view = act_ok(client, match_id, seated[3], {"type": "refuse"})
     assert view["last_hand"] == {"number": 1, "winner_team": 0, "points": 1,
-                                 "reason": "raise_refused", "tricks": []}
+                                 "reason": "raise_refused", "tricks": [],
+                                 "calls": [{"seat": 0, "action": "raise", "to": 3},
+                                           {"seat": 1, "action": "refuse"},
+                                           {"seat": 3, "action": "refuse"}]}
+    assert view["hand"]["calls"] == []
     assert view["score"] == [1, 0]
     assert view["hand"]["number"] == 2 and view["hand"]["dealer"] == 0
     assert view["hand"]["to_act"] == [1]

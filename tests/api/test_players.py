@@ -5,7 +5,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import PROBLEM, assert_problem, create, db_scalar, full_match, register
+from tests.api.helpers import (PROBLEM, REGISTERED, assert_problem, create, db_scalar, full_match,
+                               register)
 
 
 def test_register_returns_the_token_once(client: Any, app: Any) -> None:
@@ -77,7 +78,7 @@ def test_bad_names_are_422(client: Any, app: Any, name: str) -> None:
     r = client.post("/v1/players", json={"name": name})
     body = assert_problem(r, 422, "validation_error")
     assert "name" in body["errors"]
-    assert db_scalar(app, "SELECT count(*) FROM players") == 0
+    assert db_scalar(app, REGISTERED) == 0
 
 
 @pytest.mark.parametrize(("payload", "field"), [
@@ -94,7 +95,7 @@ def test_bad_register_bodies_are_422(client: Any, app: Any, payload: dict[str, A
                                      field: str) -> None:
     body = assert_problem(client.post("/v1/players", json=payload), 422, "validation_error")
     assert field in body["errors"]
-    assert db_scalar(app, "SELECT count(*) FROM players") == 0
+    assert db_scalar(app, REGISTERED) == 0
 
 
 def test_me_has_statistics(client: Any) -> None:
@@ -169,7 +170,7 @@ def test_rotating_the_token_retires_the_old_one(client: Any, app: Any) -> None:
     assert_problem(old, 401, "unauthorized")
     me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {new}"})
     assert me.status_code == 200 and me.json["id"] == ana.id
-    assert db_scalar(app, "SELECT count(*) FROM players") == 1
+    assert db_scalar(app, REGISTERED) == 1
     assert new not in client.get(f"/v1/players/{ana.id}").get_data(as_text=True)
 
 

@@ -20,6 +20,7 @@ from tests.api.helpers import (
     create,
     db_rows,
     deal,
+    deliver,
     full_match,
     get_view,
     join,
@@ -51,18 +52,6 @@ def add(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:
     r = client.post("/v1/me/webhooks", json={"url": url, **body}, headers=player.headers)
     assert r.status_code == 201, r.get_data(as_text=True)
     return r.json
-
-
-def deliver(app: Any, now: datetime | None = None) -> int:
-    """Attempt what is due, as the worker's delivery thread does."""
-    from app.extensions import db
-    from app.webhook_delivery import deliver_due
-
-    with app.app_context():
-        try:
-            return deliver_due(now=now)
-        finally:
-            db.session.remove()
 
 
 def deliveries(app: Any) -> list[Any]:
