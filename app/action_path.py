@@ -73,7 +73,8 @@ SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.inv
        (SELECT json_agg(json_build_object(
                 'seat', s.seat, 'player_id', s.player_id, 'bot_level', s.bot_level,
                 'invited', s.invited, 'timeouts', s.timeouts,
-                'timeouts_in_row', s.timeouts_in_row, """ + _PLAYER_FIELDS + """)
+                'timeouts_in_row', s.timeouts_in_row, 'client_seed', s.client_seed,
+                """ + _PLAYER_FIELDS + """)
                 ORDER BY s.seat)::text
           FROM seats s LEFT JOIN players p ON p.id = s.player_id
          WHERE s.match_id = m.id)"""
@@ -143,12 +144,15 @@ m AS (
 
 _SEATS = """
 st AS (
-  INSERT INTO seats (match_id, seat, player_id, bot_level, invited)
-  SELECT %(w)s->>'match_id', x.seat, x.player_id, x.bot_level, x.invited
+  INSERT INTO seats (match_id, seat, player_id, bot_level, invited, client_seed)
+  SELECT %(w)s->>'match_id', x.seat, x.player_id, x.bot_level, x.invited, x.client_seed
     FROM jsonb_to_recordset(%(w)s->'seats')
-         AS x(seat smallint, player_id text, bot_level text, invited boolean)
-  ON CONFLICT (match_id, seat) DO UPDATE SET invited = EXCLUDED.invited)"""
-"""The seats taken (a seat reserved by an invitation is accepted: it exists already)."""
+         AS x(seat smallint, player_id text, bot_level text, invited boolean,
+              client_seed text)
+  ON CONFLICT (match_id, seat) DO UPDATE SET invited = EXCLUDED.invited,
+                                             client_seed = EXCLUDED.client_seed)"""
+"""The seats taken (a seat reserved by an invitation is accepted: it exists already), with
+their client seeds."""
 
 _INSERT_ACTIONS = """
 a AS (
@@ -421,7 +425,7 @@ def _match_of(row: tuple[Any, ...]) -> Match:
 _MATCH_FIELDS = tuple(k for k in Match.__table__.columns.keys() if k != "settled_at")
 """Every column of a match that :func:`_match_of` reads (`settled_at` is the settlers')."""
 _SEAT_FIELDS = ("match_id", "seat", "player_id", "bot_level", "invited", "timeouts",
-                "timeouts_in_row", "player")
+                "timeouts_in_row", "client_seed", "player")
 """What :func:`_seat` reads of a seat (not `joined_at`, which nothing here shows)."""
 
 
@@ -445,7 +449,8 @@ def _seat(match_id: str, s: dict[str, Any]) -> Seat:
     player = None if s["player_id"] is None else _player(s["player_id"], s)
     return _row(Seat, match_id=match_id, seat=s["seat"], player_id=s["player_id"],
                 bot_level=s["bot_level"], invited=s["invited"], timeouts=s["timeouts"],
-                timeouts_in_row=s["timeouts_in_row"], player=player)
+                timeouts_in_row=s["timeouts_in_row"], client_seed=s["client_seed"],
+                player=player)
 
 
 def _array(numbers: list[int]) -> str:
@@ -546,7 +551,7 @@ def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
 
 def _seat_row(seat: Seat) -> dict[str, Any]:
     return {"seat": seat.seat, "player_id": seat.player_id, "bot_level": seat.bot_level,
-            "invited": seat.invited}
+            "invited": seat.invited, "client_seed": seat.client_seed}
 
 
 _LOCK_PLAYER = Statement("truco_lock_player", """

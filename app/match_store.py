@@ -12,6 +12,7 @@ from sqlalchemy.orm import joinedload
 import engine
 from app.errors import ApiError
 from app.extensions import db
+from app.fairness import match_key, reveal_events
 from app.models import ActionRecord, Match, Seat, id_can_exist
 from app.rendering import iso
 from app.request_log import current_request_id
@@ -109,11 +110,12 @@ def store(match: Match, state: engine.MatchState, now: datetime | None = None,
     match.state = state.to_json()
     match.to_act = list(state.to_act) if state.status == "active" else []
     match.score = list(state.score)
-    if state.status == "finished":
+    if state.status == "finished" and match.status != "finished":
         match.status = "finished"
         match.winner_team = state.winner_team
         match.end_reason = state.end_reason
         writes.notify(DUE_CHANNEL, match.id)  # the workers settle it (app/settle.py)
+        append_events(match, reveal_events(match), writes)  # the log's last event
     schedule(match, now or datetime.now(timezone.utc), writes)
 
 
@@ -151,13 +153,14 @@ def load_state(match: Match) -> engine.MatchState:
     return engine.MatchState.from_json(match.state)
 
 
-def start_state(ruleset: str, players: int, seed: int,
-                config: dict[str, Any]) -> tuple[engine.MatchState, list[dict[str, Any]]]:
-    """The state and events of a new match, or 422 for a config the engine refuses."""
+def start_state(ruleset: str, players: int, seed: int, config: dict[str, Any],
+                key: bytes | None = None) -> tuple[engine.MatchState, list[dict[str, Any]]]:
+    """The state and events of a new match (`key`: its deal key, app/fairness.py), or 422
+    for a config the engine refuses."""
     try:
         return engine.new_match(players=players, ruleset=ruleset, options=config["options"],
                                 seed=seed, deals=config["deals"],
-                                start_score=config["start_score"])
+                                start_score=config["start_score"], deal_key=key)
     except engine.InvalidConfig as exc:
         # each field maps to a list of messages, like every other validation_error
         errors = {k: [v] if isinstance(v, str) else v for k, v in exc.errors.items()}
@@ -169,15 +172,21 @@ def replay(match: Match) -> engine.MatchState | None:
     """The state rebuilt from the creation config and the recorded actions (for checks)."""
     if match.status == "waiting" or match.state is None:
         return None
-    state, _ = start_state(match.ruleset, match.players, match.seed, match.config)
+    state, _ = start_state(match.ruleset, match.players, match.seed, match.config,
+                           match_key(match))
     records = db.session.execute(
         select(ActionRecord).where(ActionRecord.match_id == match.id).order_by(ActionRecord.n)
     ).scalars()
     for row in records:
-        if row.body == {"type": "resign"}:
-            state, _ = engine.resign(state, row.seat)
-        elif row.body == FORFEIT:
-            state, _ = engine.forfeit(state, row.seat)
-        else:
-            state, _ = engine.apply(state, row.seat, row.body)
+        state, _ = apply_record(state, row.seat, row.body)
     return state
+
+
+def apply_record(state: engine.MatchState, seat: int,
+                 body: dict[str, Any]) -> tuple[engine.MatchState, list[dict[str, Any]]]:
+    """What a recorded action did: a resignation, a forfeit by time or a played action."""
+    if body == {"type": "resign"}:
+        return engine.resign(state, seat)
+    if body == FORFEIT:
+        return engine.forfeit(state, seat)
+    return engine.apply(state, seat, body)

@@ -9,9 +9,10 @@ from typing import Any
 from flask import current_app
 
 import engine
-from app import action_path, handles
+from app import action_path, commitments, handles
 from app.errors import ApiError
 from app.extensions import db
+from app.fairness import fairness_config, key_of, match_key, new_secret
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
 from app.models import Match, Player, Seat, new_id
 from app.rendering import Answer, view_answer
@@ -57,6 +58,9 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
     invite_errors = _invite_errors(player_id, invites, players, bot_seats)
     if invite_errors:
         errors["invite"] = invite_errors
+    auditable = body["seed"] is None and body["deals"] is None
+    if body["commitment"] is not None and not auditable:
+        errors["commitment"] = ["a commitment is for shuffled deals: not with seed or deals"]
     if errors:
         raise ApiError(422, "validation_error", "the match cannot be created", errors=errors)
     with action_path.own_connection() as connection:
@@ -73,9 +77,17 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
         config = {"options": body["options"], "deals": body["deals"],
                   "start_score": body["start_score"],
                   **({"rematch_of": body["rematch_of"]} if "rematch_of" in body else {})}
-        start = start_state(body["ruleset"], players, seed, config)  # (validates it all)
+        secret, match_id = new_secret(), new_id("m_")
+        if body["commitment"] is not None:  # (the secret and the id were fixed before)
+            secret, match_id = commitments.take(connection, player_id, body["commitment"])
+        if auditable:
+            config["fairness"] = fairness_config(secret)
+        client_seed = body["client_seed"] or ""
+        seeds = [client_seed if s == seat else "" for s in range(players)]  # (if full now)
+        start = start_state(body["ruleset"], players, seed, config,  # (validates it all)
+                            key_of(config, match_id, seeds))
         now = datetime.now(timezone.utc)
-        match = Match(id=new_id("m_"), ruleset=body["ruleset"], players=players,
+        match = Match(id=match_id, ruleset=body["ruleset"], players=players,
                       target_score=body["target_score"],
                       status="waiting", visibility=body["visibility"], created_by=player.id,
                       invite_code=secrets.token_urlsafe(9) if body["visibility"] == "private"
@@ -85,7 +97,8 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
                       score=list(body["start_score"] or [0, 0]),
                       turn_timeout=body["turn_timeout"], on_timeout=body["on_timeout"],
                       created_at=now, updated_at=now,
-                      seats=[Seat(seat=seat, player=player, player_id=player.id)]
+                      seats=[Seat(seat=seat, player=player, player_id=player.id,
+                                  client_seed=client_seed)]
                       + [Seat(seat=b["seat"], bot_level=b["level"]) for b in bots]
                       + [Seat(seat=i["seat"], player=found.invited[i["player_id"]],
                               player_id=i["player_id"], invited=True) for i in invites])
@@ -141,17 +154,18 @@ def _start_if_full(match: Match, writes: Writes,
     if match.status != "waiting" or sum(not s.invited for s in match.seats) < match.players:
         return
     state, events = start or start_state(match.ruleset, match.players, match.seed,
-                                         match.config)
+                                         match.config, match_key(match))
     match.status = "active"
     append_events(match, [{"type": "match_started"}] + events, writes)
     store(match, state, writes=writes)  # a bot to act first is now due for the workers
 
 
 def join_match(player_id: str, match_id: str, seat: int | None,
-               invite_code: str | None) -> tuple[Answer, bool]:
-    """Seat the player `player_id`; (their view, True) when a seat was taken now, False when
-    already seated. An invited player accepts this way: they take the seat reserved for them (no
-    invite code needed; a `seat` asked for is ignored). Two round trips, as an action:
+               invite_code: str | None, client_seed: str | None = None) -> tuple[Answer, bool]:
+    """Seat the player `player_id` with their `client_seed`; (their view, True) when a seat
+    was taken now, False when already seated (the seed sent is then ignored). An invited
+    player accepts this way: they take the seat reserved for them (no invite code needed; a
+    `seat` asked for is ignored). Two round trips, as an action:
     lock and read the match; write and commit (app/action_path.py)."""
     with action_path.own_connection() as connection:
         loaded = action_path.lock_and_load(connection, match_id, player_id, None,
@@ -180,6 +194,7 @@ def join_match(player_id: str, match_id: str, seat: int | None,
             taken = Seat(seat=seat, player=player, player_id=player.id)
             match.seats.append(taken)  # (a plain list here: app/action_path.py, _row)
             match.seats.sort(key=lambda s: s.seat)
+        taken.client_seed = client_seed or ""
         writes = BufferedWrites(loaded.endpoints)
         bump(match)
         append_events(match, [{"type": "player_joined", "seat": taken.seat,

@@ -170,6 +170,9 @@ class Seat(db.Model):
     timeouts_in_row: Mapped[int] = mapped_column(SmallInteger, nullable=False, default=0,
                                                  server_default=text("0"))
     """Deadlines passed since the seat's player last acted: at 3 the seat is abandoned."""
+    client_seed: Mapped[str] = mapped_column(String(64), nullable=False, default="",
+                                             server_default=text("''"))
+    """The seat's `client_seed` (docs/fairness.md): "" for none and for bots."""
     joined_at: Mapped[datetime] = _now()
 
     match: Mapped[Match] = relationship(back_populates="seats")
@@ -178,7 +181,7 @@ class Seat(db.Model):
     def __init__(self, **columns: Any) -> None:
         """A new seat holds its defaults at once, not only once flushed: a verb renders its
         answer before its commit (app/rendering.py: view_answer), flushed or not."""
-        for name in ("invited", "timeouts", "timeouts_in_row"):
+        for name in ("invited", "timeouts", "timeouts_in_row", "client_seed"):
             columns.setdefault(name, self.__table__.c[name].default.arg)
         super().__init__(**columns)
 
@@ -263,3 +266,4 @@ class RateWindow(db.Model):
 
 from app.webhook_models import WebhookDelivery, WebhookEndpoint  # noqa: E402,F401 (tables)
 from app.rating_models import PlayerTally, Rating  # noqa: E402,F401 (tables)
+from app.commitment_models import Commitment  # noqa: E402,F401 (tables)

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 import engine
+from app.fairness import fairness_view
 from app.models import Event, Match, Player, Seat
 
 
@@ -89,12 +90,14 @@ def _rules_while_waiting(match: Match) -> dict[str, Any]:
 
 
 def match_view(match: Match, seat: int | None,
-               state: engine.MatchState | None = None) -> dict[str, Any]:
+               state: engine.MatchState | None = None,
+               open_cards: bool = False) -> dict[str, Any]:
     """The match as `seat` (None: spectator) may see it (`state`: the engine's state of
-    `match.state`, when the caller has it already)."""
+    `match.state`, when the caller has it already; `open_cards`: every card, for a finished
+    match's replay, engine.view)."""
     if state is None and match.state:
         state = engine.MatchState.from_json(match.state)
-    game = engine.view(state, seat) if state is not None else None
+    game = engine.view(state, seat, open_cards) if state is not None else None
     in_hand = game["cards_in_hand"] if game else [0] * match.players
     start = match.config.get("start_score") or [0, 0]
     seats = {s.seat: s for s in match.seats}
@@ -111,6 +114,7 @@ def match_view(match: Match, seat: int | None,
         "games": game["games"] if game else [0, 0],
         "winner_team": match.winner_team, "end_reason": match.end_reason,
         "rematch_id": match.rematch_id,
+        "fairness": fairness_view(match, seat),
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
         "hand": game["hand"] if game else None,
         "last_hand": game["last_hand"] if game else None,

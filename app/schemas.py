@@ -155,6 +155,15 @@ class DealSchema(Schema):
     hands = fields.List(fields.List(fields.String()), required=True)
 
 
+CLIENT_SEED = {"load_default": None, "allow_none": True,
+               "validate": validate.Regexp(r"\A[A-Za-z0-9._-]{1,64}\Z",
+                                           error="must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+               "metadata": {"description": "your seat's contribution to the shuffle "
+                                           "(docs/fairness.md)",
+                            "pattern": "^[A-Za-z0-9._-]{1,64}$"}}
+"""The `client_seed` of the create and join bodies."""
+
+
 class MatchCreateSchema(Schema):
     ruleset = named_enum("RulesetName", RULESETS, load_default="paulista")
     players = named_enum("PlayerCount", PLAYER_COUNTS, load_default=2)
@@ -175,6 +184,11 @@ class MatchCreateSchema(Schema):
                           validate=validate.Range(0, 2**62), **STRICT_INT)
     start_score = fields.List(fields.Integer(**STRICT_INT), load_default=None, allow_none=True)
     deals = fields.List(fields.Nested(DealSchema), load_default=None, allow_none=True)
+    client_seed = fields.String(**CLIENT_SEED)
+    commitment = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"\A[0-9a-fA-F]{64}\Z", error="must be a commitment from POST /v1/commitments"),
+        metadata={"description": "a commitment from POST /v1/commitments: the match uses "
+                                 "its secret"})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
         "component": "MatchOptions",
         "description": "ruleset options by name (docs/rules.md); defaults: "
@@ -184,6 +198,7 @@ class MatchCreateSchema(Schema):
 class JoinSchema(Schema):
     seat = fields.Integer(load_default=None, allow_none=True, validate=SEAT_RANGE, **STRICT_INT)
     invite_code = fields.String(load_default=None, allow_none=True)
+    client_seed = fields.String(**CLIENT_SEED)
 
 
 class ActionSchema(Schema):
@@ -418,6 +433,7 @@ CALLS = {"description": "the hand's betting so far, in order (public): raises an
 
 
 class HandSchema(ResponseSchema):
+    OPTIONAL = frozenset({"hands"})
     number = fields.Integer()
     dealer = fields.Integer()
     vira = fields.String(allow_none=True, metadata={"description": "null in mineiro"})
@@ -434,6 +450,8 @@ class HandSchema(ResponseSchema):
     calls = fields.List(fields.Nested(CallSchema), metadata=CALLS)
     tricks = fields.List(fields.Nested(TrickSchema))
     to_act = fields.List(fields.Integer())
+    hands = fields.List(fields.List(fields.String()), metadata={
+        "description": "in a replay, to the match's players only: every seat's cards"})
 
 
 class LastHandSchema(ResponseSchema):
@@ -480,6 +498,39 @@ class RulesSchema(ResponseSchema, MatchOptionsSchema):
     ruleset = named_enum("RulesetName", RULESETS)
 
 
+class FairnessSchema(ResponseSchema):
+    """Scheme truco-commit-v1 (docs/fairness.md); null in a match with fixed deals."""
+
+    scheme = enum(["truco-commit-v1"])
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the secret"})
+    client_seeds = fields.List(fields.String(allow_none=True), metadata={
+        "description": "by seat: your own from the start, everyone's once the match starts; "
+                       '"" for none and for bots'})
+    secret = fields.String(allow_none=True, metadata={
+        "description": "hex, once the match is finished"})
+
+
+class ReplayQuerySchema(QuerySchema):
+    step = QueryInteger(load_default=0, validate=validate.Range(min=0), metadata={
+        "description": "0 (before the first event) to `steps` (after the last)"})
+
+
+class ReplaySchema(ResponseSchema):
+    step = fields.Integer()
+    steps = fields.Integer(metadata={"description": "the events of the log"})
+    view = fields.Nested("MatchViewSchema", metadata={
+        "description": "the match after the change that wrote event `step`: to its players "
+                       "with every card (`hand.hands`, face-down cards) and no legal actions; "
+                       "to anyone else as a spectator saw it"})
+
+
+class CommitmentSchema(ResponseSchema):
+    commitment = fields.String(metadata={"description": "hex SHA-256 of the secret"})
+    expires_at = fields.DateTime(metadata={"description": "use it in a create body by then"})
+    match_id = fields.String(metadata={
+        "description": "the id the match created with it will have (part of the deal key)"})
+
+
 class MatchViewSchema(ResponseSchema):
     id = fields.String()
     ruleset = named_enum("RulesetName", RULESETS)
@@ -502,6 +553,7 @@ class MatchViewSchema(ResponseSchema):
         "description": "how the match ended; null until it has"})
     rematch_id = fields.String(allow_none=True, metadata={
         "description": "the rematch of this finished match (POST .../rematch); null until then"})
+    fairness = fields.Nested(FairnessSchema, allow_none=True)
     you = fields.Nested(YouSchema, allow_none=True)
     hand = fields.Nested(HandSchema, allow_none=True)
     last_hand = fields.Nested(LastHandSchema, allow_none=True)
@@ -716,6 +768,14 @@ class TurnTimedOutEventSchema(EventSchema):
     timeouts_in_row = fields.Integer()
 
 
+class DealsRevealedEventSchema(EventSchema):
+    """The match is finished: its secret, to check every deal (docs/fairness.md); the last
+    event of the log."""
+
+    type = tag("deals_revealed")
+    secret = fields.String()
+
+
 class DeadlineSetEventSchema(EventSchema):
     """A new turn deadline for the seats to act (matches with a `turn_timeout`)."""
 
@@ -822,7 +882,7 @@ UNIONS: dict[str, OneOf] = {
                     ElevenDecidedEventSchema, IllegalCallEventSchema, HandWonEventSchema,
                     GameWonEventSchema, MatchWonEventSchema, PlayerResignedEventSchema,
                     TurnTimedOutEventSchema, DeadlineSetEventSchema,
-                    MatchForfeitedEventSchema),
+                    MatchForfeitedEventSchema, DealsRevealedEventSchema),
 }
 
 # --- response headers (components/headers) -------------------------------------------------

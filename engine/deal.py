@@ -5,22 +5,17 @@ import hashlib
 from typing import Any
 
 from .cards import DECK, manilhas
+from .fairness import SCHEME, hand_entropy
 from .rules import RULESETS
 from .state import Hand, MatchState, Trick
 
 Event = dict[str, Any]
 
 
-def shuffled_cards(seed: int, number: int, players: int) -> tuple[list[list[str]], str]:
-    """Hands and vira for hand `number`, reproducible from the match seed alone.
-
-    A partial Fisher-Yates draw driven by a 256-bit BLAKE2b digest of (seed, number): a deal
-    of 6 players uses under 94 bits, so it is uniform up to a bias below 2^-160, and it is
-    stable across Python versions (random.Random's algorithms are not guaranteed to be), so
-    a stored match replays identically after an upgrade.
-    """
-    digest = hashlib.blake2b(f"truco:{seed}:{number}".encode(), digest_size=32).digest()
-    entropy = int.from_bytes(digest, "big")
+def drawn_cards(entropy: int, players: int) -> tuple[list[list[str]], str]:
+    """Hands and vira drawn by `entropy`: a partial Fisher-Yates draw from DECK (for
+    left = 40, 39, ...: `entropy, i = divmod(entropy, left)`, draw deck[i], move the last
+    card into its place); seat s holds draws 3s..3s+2, the vira is draw 3P."""
     deck = list(DECK)
     drawn = []
     for left in range(len(deck), len(deck) - 3 * players - 1, -1):
@@ -28,6 +23,21 @@ def shuffled_cards(seed: int, number: int, players: int) -> tuple[list[list[str]
         drawn.append(deck[index])
         deck[index] = deck[left - 1]
     return [drawn[3 * s:3 * s + 3] for s in range(players)], drawn[3 * players]
+
+
+def shuffled_cards(seed: int, number: int, players: int) -> tuple[list[list[str]], str]:
+    """Hands and vira for hand `number`, reproducible from the match seed alone (the scheme
+    of matches with a seed: a 256-bit BLAKE2b digest of (seed, number) drives the draw; a
+    deal of 6 players uses under 94 bits, so it is uniform up to a bias below 2^-160)."""
+    digest = hashlib.blake2b(f"truco:{seed}:{number}".encode(), digest_size=32).digest()
+    return drawn_cards(int.from_bytes(digest, "big"), players)
+
+
+def cards_of_hand(state: MatchState, number: int) -> tuple[list[list[str]], str]:
+    """Hands and vira of shuffled hand `number`, by the match's deal scheme."""
+    if state.deal_scheme == SCHEME:
+        return drawn_cards(hand_entropy(bytes.fromhex(state.deal_key), number), state.players)
+    return shuffled_cards(state.seed, number, state.players)
 
 
 def deciders(state: MatchState, team: int, mao: int, refused: list[int]) -> list[int]:
@@ -51,7 +61,7 @@ def deal(state: MatchState, number: int, dealer: int) -> Event:
         hands = [list(h) for h in fixed["hands"]]
         vira = fixed.get("vira")
     else:
-        hands, vira = shuffled_cards(state.seed, number, n)
+        hands, vira = cards_of_hand(state, number)
     if state.ruleset == "mineiro":
         vira = None
     mao = (dealer + 1) % n

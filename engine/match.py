@@ -7,8 +7,9 @@ from typing import Any
 from .cards import parse_card
 from .deal import Event, deal
 from .errors import InvalidConfig
+from .fairness import SCHEME, first_dealer as keyed_first_dealer
 from .rules import RULESETS, make_options
-from .state import MatchState
+from .state import SEED_SCHEME, MatchState
 
 PLAYER_COUNTS = (2, 4, 6)
 
@@ -59,8 +60,11 @@ def _check_start_score(raw: Any) -> list[int]:
 
 def new_match(players: int = 2, ruleset: str = "paulista", options: Any = None,
               seed: int = 0, deals: Any = None,
-              start_score: Any = None) -> tuple[MatchState, list[Event]]:
-    """A new active match with its first hand dealt, and the hand_dealt event."""
+              start_score: Any = None,
+              deal_key: bytes | None = None) -> tuple[MatchState, list[Event]]:
+    """A new active match with its first hand dealt, and the hand_dealt event. With
+    `deal_key` the shuffles and a random first dealer come from that key (scheme
+    truco-commit-v1, engine/fairness.py), else from `seed`."""
     if type(players) is not int or players not in PLAYER_COUNTS:
         raise InvalidConfig({"players": "must be 2, 4 or 6"})
     if ruleset not in RULESETS:
@@ -72,8 +76,11 @@ def new_match(players: int = 2, ruleset: str = "paulista", options: Any = None,
     score = _check_start_score(start_score)
     first_dealer = opts.first_dealer
     if first_dealer == "random":
-        first_dealer = random.Random(f"truco:{seed}:dealer").randrange(players)
+        first_dealer = (random.Random(f"truco:{seed}:dealer").randrange(players)
+                        if deal_key is None else keyed_first_dealer(deal_key, players))
     state = MatchState(ruleset, players, opts, seed, fixed, score, [0, 0], "active", None,
-                       None, None)  # type: ignore[arg-type]  # the hand is dealt just below
+                       None, None,  # type: ignore[arg-type]  # the hand is dealt just below
+                       deal_scheme=SEED_SCHEME if deal_key is None else SCHEME,
+                       deal_key="" if deal_key is None else deal_key.hex())
     event = deal(state, 1, int(first_dealer))
     return state, [event]

@@ -6,6 +6,9 @@ from typing import Any
 
 from .rules import Options
 
+SEED_SCHEME = "seed-blake2b"
+"""The deal scheme of matches with a seed (engine/deal.py: shuffled_cards)."""
+
 Play = tuple[int, str, bool]
 """(seat, card, face_down) as played on the table."""
 
@@ -104,11 +107,17 @@ class MatchState:
     """How the last finished hand ended, with full (unredacted) tricks and its calls."""
     end_reason: str | None = None
     """How a finished match ended: "score", "resigned" or "timed_out" (API.md)."""
+    deal_scheme: str = SEED_SCHEME
+    """How shuffled hands are drawn: SEED_SCHEME (from `seed`) or "truco-commit-v1" (from
+    `deal_key`, engine/fairness.py). A state stored without it has the seed scheme."""
+    deal_key: str = ""
+    """The hex key of a truco-commit-v1 match (secret: it determines every deal)."""
 
     def copy(self) -> "MatchState":
         return MatchState(self.ruleset, self.players, self.options, self.seed, self.deals,
                           list(self.score), list(self.games), self.status, self.winner_team,
-                          self.hand.copy(), self.last_hand, self.end_reason)
+                          self.hand.copy(), self.last_hand, self.end_reason, self.deal_scheme,
+                          self.deal_key)
 
     @property
     def to_act(self) -> list[int]:
@@ -120,11 +129,12 @@ class MatchState:
                 "options": self.options.to_dict(), "seed": self.seed, "deals": self.deals,
                 "score": list(self.score), "games": list(self.games), "status": self.status,
                 "winner_team": self.winner_team, "hand": self.hand.to_json(),
-                "last_hand": self.last_hand, "end_reason": self.end_reason}
+                "last_hand": self.last_hand, "end_reason": self.end_reason,
+                "deal_scheme": self.deal_scheme, "deal_key": self.deal_key}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "MatchState":
         return cls(d["ruleset"], d["players"], Options.from_dict(d["options"]), d["seed"],
                    d["deals"], list(d["score"]), list(d["games"]), d["status"],
                    d["winner_team"], Hand.from_json(d["hand"]), d["last_hand"],
-                   d.get("end_reason"))
+                   d.get("end_reason"), d.get("deal_scheme", SEED_SCHEME), d.get("deal_key", ""))

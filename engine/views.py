@@ -5,7 +5,7 @@ from typing import Any
 
 from .cards import manilhas
 from .deal import Event
-from .knowledge import partners_seen, play_seen
+from .knowledge import partners_seen, play_seen, sees_everything
 from .legal import is_blind, legal_actions
 from .rules import TARGET_SCORE
 from .state import MatchState
@@ -18,14 +18,19 @@ def _redact_tricks(tricks: list[dict[str, Any]],
                             else {**p, "card": None} for p in t["plays"]]} for t in tricks]
 
 
-def view(state: MatchState, seat: int | None) -> dict[str, Any]:
-    """The match as `seat` (None: a spectator) may see it; never a card it may not know."""
+def view(state: MatchState, seat: int | None, open_cards: bool = False) -> dict[str, Any]:
+    """The match as `seat` (None: a spectator) may see it; never a card it may not know.
+    `open_cards`: as a player sees it once the match is over (its replay): every card, the
+    hands of every seat in `hand.hands`, no legal actions (knowledge.sees_everything decides
+    who may)."""
     h = state.hand
     cards: list[str | None] | None = None
+    open_cards = open_cards and sees_everything(seat, finished=True)
     if seat is not None:
-        cards = [None] * len(h.hands[seat]) if is_blind(state) else list(h.hands[seat])
+        cards = [None] * len(h.hands[seat]) if is_blind(state) and not open_cards \
+            else list(h.hands[seat])
     partners = partners_seen(state.players, h.eleven_team, seat)
-    hand = {
+    hand: dict[str, Any] = {
         "number": h.number, "dealer": h.dealer, "vira": h.vira,
         "manilhas": list(manilhas(state.ruleset, h.vira)),
         "cards": cards,
@@ -33,9 +38,13 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "stake": h.stake, "special": h.special,
         "pending": dict(h.pending) if h.pending else None,
         "calls": [dict(c) for c in h.calls],
-        "tricks": _redact_tricks([t.as_table() for t in h.tricks if t.plays], seat),
+        "tricks": [t.as_table() for t in h.tricks if t.plays],
         "to_act": list(h.to_act),
     }
+    if open_cards:
+        hand["hands"] = [list(x) for x in h.hands]
+    else:
+        hand["tricks"] = _redact_tricks(hand["tricks"], seat)
     return {
         "ruleset": state.ruleset, "players": state.players, "target_score": TARGET_SCORE,
         "rules": {"ruleset": state.ruleset, **state.options.to_dict()},
@@ -44,16 +53,17 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
         "hand": hand,
         "last_hand": None if state.last_hand is None else {
-            **state.last_hand, "tricks": _redact_tricks(state.last_hand["tricks"], seat),
+            **state.last_hand, "tricks": state.last_hand["tricks"] if open_cards
+            else _redact_tricks(state.last_hand["tricks"], seat),
             "calls": [dict(c) for c in state.last_hand.get("calls", [])]},
-        "legal_actions": [] if seat is None else legal_actions(state, seat),
+        "legal_actions": [] if seat is None or open_cards else legal_actions(state, seat),
         "cards_in_hand": [len(c) for c in h.hands],
     }
 
 
 def redact_event(event: Event, seat: int | None, finished: bool) -> Event:
     """`event` as `seat` may see it; a finished match's players see the whole log."""
-    if finished and seat is not None:
+    if sees_everything(seat, finished):
         return event
     kind = event["type"]
     if kind == "card_played" and not play_seen(event["seat"], event["face_down"], seat):

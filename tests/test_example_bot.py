@@ -536,7 +536,7 @@ def test_the_bot_joins_a_private_match_by_its_code_and_plays_it_to_the_end(
 
     def start() -> subprocess.Popen[str]:
         return run_bot(tmp_path, ["--base", base, "--name", "example-bot", "--join", match_id,
-                                  "--invite-code", code, "--once", "--wait", "10"])
+                                  f"--invite-code={code}", "--once", "--wait", "10"])
 
     process = start()
     try:

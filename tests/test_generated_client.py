@@ -184,11 +184,16 @@ def test_every_operation_is_named_and_typed(api: types.ModuleType, server: Serve
             assert Any not in returned and getattr(m, ok.rsplit("/", 1)[1]) in returned, returned
 
 
+def _seating() -> tuple[Any, Any, Any]:
+    """The generated modules that register a player, create a match and join it."""
+    return (_module("players.register_player"), _module("matches.create_match"),
+            _module("matches.join_match"))
+
+
 def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: Server) -> None:
     m = importlib.import_module(f"{PACKAGE}.models")
     typed = Typed()
-    register, create = _module("players.register_player"), _module("matches.create_match")
-    join = _module("matches.join_match")
+    register, create, join = _seating()
     show = _module("matches.get_match")
     mine = _module("players.list_my_matches")
     act = _module("actions.send_action")
@@ -422,3 +427,35 @@ def test_a_generated_client_finds_players_and_reads_ratings(api: types.ModuleTyp
     assert entry.player.handle == "Rita-1" and entry.rating < 1500 and entry.rated_matches == 1
     assert listed["p_level_hard"].player.bot is True
     assert [e.rank for e in page.items] == list(range(1, len(page.items) + 1))
+
+
+def test_a_generated_client_audits_a_match_and_replays_it(api: types.ModuleType,
+                                                          server: Server) -> None:
+    """A commitment first, seeds, the reveal, the deals_revealed event and every replay
+    step, typed by the generated models."""
+    m, typed = importlib.import_module(f"{PACKAGE}.models"), Typed()
+    (register, create, join) = _seating()
+    resign = _module("matches.resign_match")
+    events = _module("events.list_events")
+    commit, replay = _module("commitments.create_commitment"), _module("replays.get_replay")
+    anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
+    clients = [api.AuthenticatedClient(base_url=server.url, timeout=httpx.Timeout(30), token=typed(
+        register.sync(client=anonymous, body=m.PlayerCreate(name=n)), m.PlayerCreated).token)
+        for n in ("ana", "bob")]
+    promise = typed(commit.sync_detailed(client=clients[0]).parsed, m.Commitment)
+    made = typed(create.sync(client=clients[0], body=m.MatchCreate(
+        commitment=promise.commitment, client_seed="ana-77")), m.MatchView)
+    fairness = typed(made.fairness, m.Fairness)
+    assert fairness.commitment == promise.commitment and made.id == promise.match_id
+    assert fairness.client_seeds == ["ana-77", None]
+    join.sync(made.id, client=clients[1], body=m.Join(client_seed="b0b.1"))
+    ended = typed(resign.sync(made.id, client=clients[1]), m.MatchView)
+    assert typed(ended.fairness, m.Fairness).secret is not None
+    log = typed(events.sync(made.id, client=clients[0], after=0, limit=100, wait=0),
+                m.EventPage).items
+    assert isinstance(log[-1], m.DealsRevealedEvent) and log[-1].secret == ended.fairness.secret
+    for step in range(len(log) + 1):
+        shown = typed(replay.sync(made.id, client=clients[0], step=step), m.Replay)
+        assert shown.step == step and shown.steps == len(log)
+        typed(shown.view, m.MatchView)
+    assert len(shown.view.hand.hands) == 2

@@ -163,7 +163,8 @@ def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> R
 def join(body: dict[str, Any], match_id: str) -> Response:
     """Take a seat (`seat`, or the first free one); private matches need `invite_code`.
     Joining again returns the seat you already have."""
-    answer, _ = service.join_match(caller_id(), match_id, body["seat"], body["invite_code"])
+    answer, _ = service.join_match(caller_id(), match_id, body["seat"], body["invite_code"],
+                                   body["client_seed"])
     return answer_response(answer)
 
 

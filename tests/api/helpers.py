@@ -396,3 +396,33 @@ def resigned_match(client: Any, players: int, loser_seat: int,
     assert r.status_code == 200, r.get_data(as_text=True)
     assert r.json["winner_team"] == 1 - loser_seat % 2
     return match_id, seated
+
+
+# --- auditable deals ----------------------------------------------------------------------
+
+
+def client_fetch(client: Any, player: Player | None) -> Any:
+    """scripts/verify_deals.py's `fetch` through the Flask test client, as `player`."""
+    def fetch(path: str) -> Any:
+        r = client.get(path, headers=auth(player))
+        assert r.status_code == 200, r.get_data(as_text=True)
+        return r.json
+    return fetch
+
+
+def db_execute(app: Any, sql: str, **params: Any) -> None:
+    """Run one statement as a change of the test's own, committed (never a verb's way)."""
+    from sqlalchemy import text
+
+    from app.extensions import db
+
+    with app.app_context():
+        db.session.execute(text(sql), params)
+        db.session.commit()
+        db.session.remove()
+
+
+def stored_secret(app: Any, match_id: str) -> str:
+    """The hex secret the server keeps for `match_id`."""
+    return db_scalar(app, "SELECT config->'fairness'->>'secret' FROM matches WHERE id = :m",
+                     m=match_id)

@@ -29,7 +29,8 @@ def test_resign_makes_the_other_team_win(client: Any, players: int, resigner: in
     events = get_events(client, match_id)
     resigned = [e for e in events if e["type"] == "player_resigned"]
     assert len(resigned) == 1 and resigned[0]["seat"] == resigner
-    assert events[-1]["type"] == "match_won" and events[-1]["winner_team"] == 1 - resigner % 2
+    assert events[-2]["type"] == "match_won" and events[-2]["winner_team"] == 1 - resigner % 2
+    assert events[-1]["type"] == "deals_revealed"  # the log's last event
 
 
 def test_actions_after_resigning_are_409(client: Any, app: Any) -> None:
