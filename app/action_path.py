@@ -37,6 +37,7 @@ from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 from sqlalchemy.engine import Engine
 
 from app import prepared
+from app.bot_quota import IN_FLIGHT_SQL as BOTS_IN_FLIGHT
 from app.errors import ApiError
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
@@ -554,7 +555,8 @@ SELECT (SELECT count(*) FROM matches
        (SELECT json_agg(json_build_object('id', p.id, """ + _PLAYER_FIELDS + """))::text
           FROM players p WHERE p.id = ANY(%(invited)s)),
        """ + _active_endpoints("%(invited)s || %(player_id)s") + """,
-       """ + _CALLER, {"player_id": "text", "invited": "text[]"})
+       """ + _CALLER + """,
+       """ + BOTS_IN_FLIGHT, {"player_id": "text", "invited": "text[]"})
 
 
 @dataclass
@@ -568,6 +570,8 @@ class CreationLoad:
     endpoints: list[Endpoint]
     creator: Player
     """The creator as stored."""
+    bots_in_flight: dict[str, int]
+    """The creator's unfinished matches with a bot and their `hard` seats (bot_quota)."""
 
 
 def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoad:
@@ -577,11 +581,11 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
     (:func:`own_connection`)."""
     with prepared.run(fairy, [_LOCK_PLAYER, _CREATION_LOAD],
                       {"player_id": player_id, "invited": invited}, begin=True) as cur:
-        waiting, players, endpoints, creator = cur.fetchone()
+        waiting, players, endpoints, creator, bots = cur.fetchone()
     return CreationLoad(
         waiting,
         {p["id"]: _player(p["id"], p) for p in orjson.loads(players or "[]")},
-        _endpoints(endpoints), _caller(creator))
+        _endpoints(endpoints), _caller(creator), orjson.loads(bots))
 
 
 def _write_and_commit(fairy: Any, statement: Statement, params: dict[str, Any],

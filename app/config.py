@@ -170,6 +170,11 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "MAX_WEBHOOKS_PER_PLAYER": 10,
         # How many matches one player may have waiting for players at once.
         "MAX_WAITING_MATCHES": int(env.get("TRUCO_MAX_WAITING_MATCHES") or 20),
+        # Built-in bots one player may keep busy (app/bot_quota.py); 0: no cap (testing).
+        "MAX_BOT_MATCHES": int(_seconds(
+            env, "TRUCO_MAX_BOT_MATCHES", 0 if truco_env == "testing" else 10)),
+        "MAX_HARD_BOTS": int(_seconds(
+            env, "TRUCO_MAX_HARD_BOTS", 0 if truco_env == "testing" else 10)),
         # flask-smorest / apispec: the generated spec is the source of openapi.yaml.
         "API_TITLE": "Truco API",
         "API_VERSION": "1",

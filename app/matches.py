@@ -10,6 +10,7 @@ from flask import current_app
 
 import engine
 from app import action_path
+from app.bot_quota import check_bot_quota
 from app.errors import ApiError
 from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
@@ -69,6 +70,7 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
                            errors={"invite": [f"no player {pid}" for pid in unknown]})
         if 1 + len(bots) < players:  # the match will wait for players
             _check_waiting_cap(found.waiting)
+        check_bot_quota(bots, found.bots_in_flight)
         seed = body["seed"] if body["seed"] is not None else server_seed()
         config = {"options": body["options"], "deals": body["deals"],
                   "start_score": body["start_score"]}

@@ -3,8 +3,9 @@ deadline that passed), away from the web processes, each step one transaction th
 same service path as a player's action (app.play.advance).
 
 The queue is the matches table itself: `due_at` is set when work becomes due (in the same
-transaction as the change that made it due), and a worker claims the most overdue match
-with `SELECT ... FOR UPDATE SKIP LOCKED`. Hence:
+transaction as the change that made it due), and a worker claims a due match with
+`SELECT ... FOR UPDATE SKIP LOCKED`, the owner who has had the least of its time first
+(app/bot_shares.py: fair shares between the players who asked for bots). Hence:
 
 - two workers never take the same match at once (the row lock), and a step is applied once
   (it is re-checked under the lock: no bot to act, nothing to do);
@@ -27,6 +28,7 @@ import logging
 import select
 import signal
 import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 import psycopg2
@@ -36,7 +38,8 @@ from sqlalchemy import select as sql_select
 from sqlalchemy import update
 
 from app.extensions import db
-from app.match_store import DUE_CHANNEL, claim_due
+from app.bot_shares import Shares
+from app.match_store import DUE_CHANNEL, get_match
 from app.models import Match
 from app.play import advance
 from app.waiting import libpq_dsn
@@ -49,20 +52,26 @@ HELD_RETRY_SECONDS = 0.05
 RETRY_AFTER_FAILURE = timedelta(seconds=30)
 """A step that raised is tried again after this, not in a hot loop."""
 log = logging.getLogger(__name__)
+SHARES = Shares()
+"""This process's fair shares between the owners of the matches it runs (app/bot_shares.py)."""
 
 
-def run_due(limit: int | None = None, now: datetime | None = None) -> int:
+def run_due(limit: int | None = None, now: datetime | None = None,
+            shares: Shares = SHARES) -> int:
     """Do the work that is due, one step per transaction, until none is left (or `limit`
-    steps); the number of steps done. `now` (tests: a clock they control) defaults to the
+    steps), the owner whose clock is earliest first (`shares`), each step's time charged to
+    its owner; the number of steps done. `now` (tests: a clock they control) defaults to the
     time at each step. Needs an app context."""
     done = 0
     while limit is None or done < limit:
         moment = now or datetime.now(timezone.utc)
-        match = claim_due(moment)
-        if match is None:
+        began = time.perf_counter()
+        claimed = shares.claim(moment)
+        if claimed is None:
             db.session.rollback()
             return done
-        match_id = match.id
+        match = get_match(claimed)
+        match_id, owner = match.id, match.created_by
         try:
             advance(match, moment)
             db.session.commit()
@@ -72,6 +81,7 @@ def run_due(limit: int | None = None, now: datetime | None = None) -> int:
             db.session.execute(update(Match).where(Match.id == match_id).values(
                 due_at=moment + RETRY_AFTER_FAILURE))
             db.session.commit()
+        shares.charge(owner, moment, timedelta(seconds=time.perf_counter() - began))
         done += 1
     return done
 

@@ -156,6 +156,18 @@ def db_rows(app: Any, sql: str, **params: Any) -> list[Any]:
     return rows
 
 
+def db_change(app: Any, sql: str, **params: Any) -> None:
+    """Run a statement that changes rows, committed (setting up a test's situation)."""
+    from sqlalchemy import text
+
+    from app.extensions import db
+
+    with app.app_context():
+        db.session.execute(text(sql), params)
+        db.session.commit()
+        db.session.remove()
+
+
 def db_scalar(app: Any, sql: str, **params: Any) -> Any:
     rows = db_rows(app, sql, **params)
     assert len(rows) == 1, rows
