@@ -96,9 +96,12 @@ def due_but_held(now: datetime) -> bool:
 class Worker:
     """A loop that runs `run_due` whenever work may be due, until `stop` is set."""
 
-    def __init__(self, app: Flask, poll_seconds: float = POLL_SECONDS) -> None:
+    def __init__(self, app: Flask, poll_seconds: float = POLL_SECONDS,
+                 deliveries: bool = True) -> None:
         self.app = app
         self.poll_seconds = poll_seconds
+        self.deliveries = deliveries
+        """Whether this loop also sends the webhook outbox (on a thread of its own)."""
         self.stop = threading.Event()
         self._conn: psycopg2.extensions.connection | None = None
 
@@ -133,7 +136,7 @@ class Worker:
 
     def run(self) -> None:
         log.info("worker started")
-        deliveries = start_deliveries(self.app, self.stop)  # webhooks, on a thread of their own
+        deliveries = start_deliveries(self.app, self.stop) if self.deliveries else None
         while not self.stop.is_set():
             try:
                 with self.app.app_context():
@@ -155,20 +158,18 @@ class Worker:
                 self._sleep()
         if self._conn is not None:
             self._conn.close()
-        deliveries.join()
+        if deliveries is not None:
+            deliveries.join()
         log.info("worker stopped")
 
 
 def main() -> None:
-    """`python -m app.worker`: run one worker until SIGTERM or SIGINT (the step under way
-    finishes first)."""
+    """`python -m app.worker`: run TRUCO_WORKER_PROCESSES worker loops (app/worker_pool.py)
+    until SIGTERM or SIGINT (the steps under way finish first)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s [worker] %(message)s")
-    from app import create_app
+    from app.worker_pool import run_pool
 
-    worker = Worker(create_app())
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: worker.stop.set())
-    worker.run()
+    run_pool()
 
 
 if __name__ == "__main__":
