@@ -16,7 +16,7 @@ transaction as the change that made it due), and a worker claims a due match wit
 Workers sleep on `LISTEN truco_due` (sent when work becomes due now) with a short poll as a
 safety net (a notification lost while a worker reconnects costs at most one period).
 
-Webhook deliveries (app.webhook_delivery, docs/correspondence.md) are sent by a thread of
+Webhook deliveries (app.webhook_dispatch, docs/correspondence.md) are sent by threads of
 the same worker, from their own outbox table, so that a slow endpoint never delays a bot.
 
 Run one with `python -m app.worker` (DATABASE_URL as for the app); `scripts/dev.py serve`
@@ -43,7 +43,7 @@ from app.match_store import DUE_CHANNEL, get_match
 from app.models import Match
 from app.play import advance
 from app.waiting import libpq_dsn
-from app.webhook_delivery import start_thread as start_deliveries
+from app.webhook_dispatch import start_thread as start_deliveries
 
 POLL_SECONDS = 1.0
 """The longest a worker sleeps without a notification before it looks again."""
