@@ -43,6 +43,7 @@ from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
 from app.prepared import Statement
 from app.waiting import CHANNEL, committed
+from app.write_outcome import UNCERTAIN, was_committed
 from app.writes import BufferedWrites, Endpoint
 
 T = TypeVar("T")
@@ -484,7 +485,7 @@ def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     write fails, the `COMMIT` is never run: :func:`own_connection` rolls the transaction
     back.)"""
     _write_and_commit(fairy, _WRITE, _action_parameters(
-        match, writes, seat, player_id, idempotency), writes)
+        match, writes, seat, player_id, idempotency), writes, match)
 
 
 def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
@@ -501,7 +502,7 @@ def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     assert not writes.deliveries, "an action with deliveries is written the locked way"
     try:
         _write_and_commit(fairy, _WRITE_IF_CURRENT, _action_parameters(
-            match, writes, seat, player_id, idempotency), writes, begin=True)
+            match, writes, seat, player_id, idempotency), writes, match, begin=True)
     except (psycopg2.errors.DivisionByZero, psycopg2.errors.UniqueViolation):
         return False
     return True
@@ -525,7 +526,7 @@ def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat
     :func:`write_and_commit` stores an action."""
     _write_and_commit(fairy, _JOIN_WRITE, {
         "w": _document(match, writes, seats=[_seat_row(seat)]), **_notifications(writes)},
-        writes)
+        writes, match)
 
 
 def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
@@ -538,7 +539,7 @@ def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
         fixed_deals=match.fixed_deals, config=match.config, turn_timeout=match.turn_timeout,
         on_timeout=match.on_timeout, created_at=match.created_at,
         seats=[_seat_row(s) for s in match.seats]),
-        **_notifications(writes)}, writes)
+        **_notifications(writes)}, writes, match)
 
 
 def _seat_row(seat: Seat) -> dict[str, Any]:
@@ -589,9 +590,14 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
 
 
 def _write_and_commit(fairy: Any, statement: Statement, params: dict[str, Any],
-                      writes: BufferedWrites, begin: bool = False) -> None:
-    """Every write of this path: `statement`, `COMMIT`, the notifications after it
-    (:data:`_NOTIFY`), in one message; then this process knows what it committed."""
-    prepared.run(fairy, [statement], params, begin=begin, commit=True,
-                 after_commit=[_NOTIFY]).close()
+                      writes: BufferedWrites, match: Match, begin: bool = False) -> None:
+    """Every write of this path: `statement` (storing `match`), `COMMIT`, the notifications
+    after it (:data:`_NOTIFY`), in one message; then this process knows what it committed.
+    A message that fails uncertainly is judged by what was kept (app/write_outcome.py)."""
+    try:
+        prepared.run(fairy, [statement], params, begin=begin, commit=True,
+                     after_commit=[_NOTIFY]).close()
+    except UNCERTAIN:
+        if not was_committed(fairy, match.id, match.version, match.updated_at):
+            raise
     committed(writes.changes)

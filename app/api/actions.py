@@ -64,6 +64,11 @@ def _wait_for_turn(match_id: str, seat: int, seconds: int) -> Match | None:
                   content_type=PROBLEM_MIMETYPE,
                   description="illegal_action (with reason and legal_actions), validation_error "
                               "or idempotency_key_reused")
+@blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  headers=headers("Retry-After"),
+                  description="service_unavailable: the database failed before the action was "
+                              "written, nothing changed; outcome_unknown: the commit could not "
+                              "be confirmed, retry with the same Idempotency-Key")
 @blp.doc(**AUTH_REQUIRED, **ACTION_BODY)
 def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Response:
     """Play, raise, accept or refuse. Answers with your view after the action; built-in bots

@@ -1,0 +1,82 @@
+"""Support of the fair-share benches (bench/fair_bots.py, bench/fair_webhooks.py): a commit's
+tree exported beside this one, and a server with its worker from either tree on a database
+of its own (migrated by this tree's code: its migrations are a superset)."""
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import api  # noqa: E402
+
+
+def export(ref: str, tmp: Path) -> tuple[Path, str]:
+    """The files of commit `ref` in a directory under `tmp` (git archive: the repository is
+    left as it is); the directory and the short commit."""
+    short = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, check=True,
+                           capture_output=True, text=True).stdout.strip()
+    tree = tmp / f"tree-{short}"
+    data = subprocess.run(["git", "archive", "--format=tar", short], cwd=ROOT, check=True,
+                          capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(tree, filter="data")
+    return tree, short
+
+
+class Side:
+    """gunicorn (2 gevent workers) and `python -m app.worker` of `tree` on a new database."""
+
+    def __init__(self, name: str, tree: Path, pg: api.Postgres, tmp: Path,
+                 env: dict[str, str]) -> None:
+        database = f"bench_fair_{name}_{os.getpid()}"
+        url = pg.create_database(database)
+        api.migrate_to_head(url)
+        self.env = {"DATABASE_URL": url, "TRUCO_ENV": "development", **env}
+        self.server = api.Gunicorn(name, "wsgi:app", self.env, tmp, root=tree)
+        self._log = open(tmp / f"{name}-worker.log", "wb")
+        self.worker = subprocess.Popen(
+            [sys.executable, "-m", "app.worker"], cwd=tree, env={**os.environ, **self.env},
+            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True)
+        self.server.wait_healthy()
+        self.port = self.server.port
+        self.url = url
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(
+                app == "truco-worker" for _, app, _ in pg.backends(database)):
+            time.sleep(0.2)  # until the worker listens
+        time.sleep(1.0)  # (and its delivery thread has started)
+
+    def stop(self) -> None:
+        self.server.stop()
+        if self.worker.poll() is None:
+            self.worker.send_signal(signal.SIGTERM)
+            try:
+                self.worker.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.worker.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self._log.close()
+
+
+def register(port: int, name: str) -> tuple[str, str]:
+    """(id, token) of a new player."""
+    body = api.call_json(port, "POST", "/v1/players", {"name": name}, expect=201)[0]
+    return body["id"], body["token"]
+
+
+def pct(values: list[float], q: float) -> float | None:
+    got = api.percentile(values, q)
+    return None if got is None else round(got, 3)
