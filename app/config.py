@@ -161,6 +161,9 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
             "TRUCO_RATE_ACTION", "" if truco_env == "testing" else "60/10"),
         "RATE_LIMIT_CREATE": env.get(
             "TRUCO_RATE_CREATE", "" if truco_env == "testing" else "30/60"),
+        # join, leave and resign per player
+        "RATE_LIMIT_SEAT": env.get(
+            "TRUCO_RATE_SEAT", "" if truco_env == "testing" else "60/60"),
         # Webhooks: plain http URLs, and hosts with private / loopback / link-local / reserved
         # addresses (docs/correspondence.md), are allowed except in production.
         "WEBHOOK_ALLOW_HTTP": _flag("TRUCO_WEBHOOK_ALLOW_HTTP", env.get(

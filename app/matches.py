@@ -16,6 +16,7 @@ from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
 from app.models import Match, Player, Seat, new_id
 from app.rendering import Answer, view_answer
+from app.seat_gate import refuse_outsider
 from app.webhook_events import enqueue_invited
 from app.writes import BufferedWrites, Writes
 from app.written import written
@@ -154,6 +155,7 @@ def join_match(player_id: str, match_id: str, seat: int | None,
     already seated. An invited player accepts this way: they take the seat reserved for them (no
     invite code needed; a `seat` asked for is ignored). Two round trips, as an action:
     lock and read the match; write and commit (app/action_path.py)."""
+    refuse_outsider(match_id, player_id, "join")
     with action_path.own_connection() as connection:
         loaded = action_path.lock_and_load(connection, match_id, player_id, None,
                                            caller=True)
@@ -197,6 +199,7 @@ def leave_match(player: Player, match_id: str) -> Answer:
     """Give up a seat before the match starts, or decline an invitation. A match left with
     no player who has accepted is cancelled (its pending invitations go with it). The
     match as a spectator sees it now."""
+    refuse_outsider(match_id, player.id, "leave")
     match = lock_match(match_id)
     invitation = match.invitation_for(player.id)
     seat = match.seat_of(player.id) or invitation

@@ -19,6 +19,7 @@ from app.extensions import db
 from app.match_store import append_events, bump, load_state, lock_match, notify, record, store
 from app.models import Match, Player, Seat
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
+from app.seat_gate import refuse_outsider
 from app.webhook_events import enqueue_deadline_soon
 from app.waiting import heard_version
 from app.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
@@ -155,6 +156,7 @@ def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: 
 
 def resign(player: Player, match_id: str) -> Answer:
     """The caller's team concedes the match: their view after it."""
+    refuse_outsider(match_id, player.id, "resign")
     match = lock_match(match_id)
     seat = match.seat_of(player.id)
     if seat is None:

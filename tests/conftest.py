@@ -106,6 +106,7 @@ def app(database_url: str) -> Iterator[Any]:
         "RATE_LIMIT_REGISTER": "",
         "RATE_LIMIT_ACTION": "",
         "RATE_LIMIT_CREATE": "",
+        "RATE_LIMIT_SEAT": "",
         "MAX_BOT_MATCHES": 0,
         "MAX_HARD_BOTS": 0,
     })
