@@ -39,6 +39,7 @@ from sqlalchemy.engine import Engine
 from app import prepared
 from app.bot_quota import IN_FLIGHT_SQL as BOTS_IN_FLIGHT
 from app.errors import ApiError
+from app.invitation_rules import PENDING_SQL as PENDING_INVITATIONS
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
 from app.prepared import Statement
@@ -50,6 +51,16 @@ T = TypeVar("T")
 
 _LOCK = Statement("truco_action_lock", """
 SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE""", {"match_id": "text"})
+
+_JOIN_LOCK = Statement("truco_join_lock", """
+SELECT 1 FROM matches m
+ WHERE m.id = %(match_id)s
+   AND (m.status = 'waiting' OR EXISTS (SELECT 1 FROM seats s WHERE s.match_id = m.id
+                                           AND s.player_id = %(player_id)s AND NOT s.invited))
+   FOR UPDATE OF m""", {"match_id": "text", "player_id": "text"})
+"""A join's lock: none for a caller who has no seat in a match past waiting (the join is
+refused from the read that follows: a match never goes back to waiting), so such callers
+never queue on the lock of a match being played."""
 
 _PLAYER_FIELDS = """'name', p.name, 'bot', p.bot,
                 'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
@@ -352,7 +363,7 @@ def lock_and_load(fairy: Any, match_id: str, player_id: str, key: str | None,
     `player_id` (a join seats them; 401 when there is no such player)."""
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
-    with prepared.run(fairy, [_LOCK, _JOIN_LOAD if caller else _LOAD],
+    with prepared.run(fairy, [_JOIN_LOCK if caller else _LOCK, _JOIN_LOAD if caller else _LOAD],
                       {"match_id": match_id, "player_id": player_id, "key": key},
                       begin=True) as cur:
         row = cur.fetchone()
@@ -557,7 +568,8 @@ SELECT (SELECT count(*) FROM matches
           FROM players p WHERE p.id = ANY(%(invited)s)),
        """ + _active_endpoints("%(invited)s || %(player_id)s") + """,
        """ + _CALLER + """,
-       """ + BOTS_IN_FLIGHT, {"player_id": "text", "invited": "text[]"})
+       """ + BOTS_IN_FLIGHT + """,
+       """ + PENDING_INVITATIONS, {"player_id": "text", "invited": "text[]"})
 
 
 @dataclass
@@ -573,6 +585,8 @@ class CreationLoad:
     """The creator as stored."""
     bots_in_flight: dict[str, int]
     """The creator's unfinished matches with a bot and their `hard` seats (bot_quota)."""
+    pending: dict[str, dict[str, int]]
+    """The invited players' pending invitations (app/invitation_rules.py)."""
 
 
 def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoad:
@@ -582,11 +596,12 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
     (:func:`own_connection`)."""
     with prepared.run(fairy, [_LOCK_PLAYER, _CREATION_LOAD],
                       {"player_id": player_id, "invited": invited}, begin=True) as cur:
-        waiting, players, endpoints, creator, bots = cur.fetchone()
+        waiting, players, endpoints, creator, bots, pending = cur.fetchone()
     return CreationLoad(
         waiting,
         {p["id"]: _player(p["id"], p) for p in orjson.loads(players or "[]")},
-        _endpoints(endpoints), _caller(creator), orjson.loads(bots))
+        _endpoints(endpoints), _caller(creator), orjson.loads(bots),
+        orjson.loads(pending or "{}"))
 
 
 def _write_and_commit(fairy: Any, statement: Statement, params: dict[str, Any],

@@ -173,6 +173,13 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "MAX_WEBHOOKS_PER_PLAYER": 10,
         # How many matches one player may have waiting for players at once.
         "MAX_WAITING_MATCHES": int(env.get("TRUCO_MAX_WAITING_MATCHES") or 20),
+        # Invitations: pending ones per invitee and per inviter -> invitee (0: no cap), and
+        # the seconds one holds before it expires (app/invitation_rules.py).
+        "MAX_INVITATIONS_PER_INVITEE": int(_seconds(
+            env, "TRUCO_MAX_INVITATIONS", 0 if truco_env == "testing" else 20)),
+        "MAX_INVITATIONS_PER_PAIR": int(_seconds(
+            env, "TRUCO_MAX_INVITATIONS_PER_INVITER", 0 if truco_env == "testing" else 3)),
+        "INVITATION_TTL": _seconds(env, "TRUCO_INVITATION_TTL", 7 * 86400),
         # Built-in bots one player may keep busy (app/bot_quota.py); 0: no cap (testing).
         "MAX_BOT_MATCHES": int(_seconds(
             env, "TRUCO_MAX_BOT_MATCHES", 0 if truco_env == "testing" else 10)),

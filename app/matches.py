@@ -12,6 +12,7 @@ import engine
 from app import action_path
 from app.bot_quota import check_bot_quota
 from app.errors import ApiError
+from app.invitation_rules import check_invitation_quota
 from app.extensions import db
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
 from app.models import Match, Player, Seat, new_id
@@ -72,6 +73,7 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
         if 1 + len(bots) < players:  # the match will wait for players
             _check_waiting_cap(found.waiting)
         check_bot_quota(bots, found.bots_in_flight)
+        check_invitation_quota([i["player_id"] for i in invites], found.pending)
         seed = body["seed"] if body["seed"] is not None else server_seed()
         config = {"options": body["options"], "deals": body["deals"],
                   "start_score": body["start_score"]}
@@ -155,7 +157,6 @@ def join_match(player_id: str, match_id: str, seat: int | None,
     already seated. An invited player accepts this way: they take the seat reserved for them (no
     invite code needed; a `seat` asked for is ignored). Two round trips, as an action:
     lock and read the match; write and commit (app/action_path.py)."""
-    refuse_outsider(match_id, player_id, "join")
     with action_path.own_connection() as connection:
         loaded = action_path.lock_and_load(connection, match_id, player_id, None,
                                            caller=True)

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 import engine
+from app.invitation_rules import expires_at as invitation_expires_at
 from app.models import Event, Match, Player, Seat
 
 
@@ -148,6 +149,9 @@ def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
         "invitation": invitation is not None,
         "deadline": iso(match.deadline),
         "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
+        "invitation_expires_at": None if invitation is None
+        else iso(invitation_expires_at(invitation.joined_at)),
+        "turn_timeout": match.turn_timeout, "on_timeout": match.on_timeout,
     }
 
 

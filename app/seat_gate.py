@@ -1,6 +1,7 @@
-"""Refusing a join, leave or resign that cannot succeed before the match row is locked, so
-that a caller with no business in a match never queues on its lock (each verb still checks
-everything again under the lock). Only facts that never change back are trusted unlocked: a
+"""Refusing a leave or resign that cannot succeed before the match row is locked, so that a
+caller with no business in a match never queues on its lock (each verb still checks
+everything again under the lock; a join does the same in its lock statement,
+app/action_path.py: _JOIN_LOCK). Only facts that never change back are trusted unlocked: a
 match that left `waiting` never returns to it, one that ended stays ended, and the caller's
 own seat appears only through the caller's own join."""
 from __future__ import annotations
@@ -21,13 +22,13 @@ SELECT m.status,
                                        AND s.invited)
   FROM matches m WHERE m.id = :match""")
 
-Verb = Literal["join", "leave", "resign"]
+Verb = Literal["leave", "resign"]
 
 
 def refuse_outsider(match_id: str, player_id: str, verb: Verb) -> None:
     """Raise the error `verb`'s locked path would give the caller, when an unlocked read
-    already proves it: 404 no match; join: 409 `match_not_waiting` for a caller without a
-    seat; leave and resign: 403 `not_a_player`, then 409 for a match past that verb."""
+    already proves it: 404 no match, 403 `not_a_player`, then 409 for a match past that
+    verb."""
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     with db.engine.connect() as conn:
@@ -35,10 +36,6 @@ def refuse_outsider(match_id: str, player_id: str, verb: Verb) -> None:
     if row is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     status, seated, invited = row
-    if verb == "join":
-        if status != "waiting" and not seated:
-            raise ApiError(409, "match_not_waiting", "the match has already started or ended")
-        return
     if not seated and not (verb == "leave" and invited):
         raise ApiError(403, "not_a_player", "you have no seat in this match")
     if verb == "leave" and status != "waiting":

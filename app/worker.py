@@ -38,6 +38,7 @@ from sqlalchemy import select as sql_select
 from sqlalchemy import update
 
 from app.extensions import db
+from app.invitations import expire_due
 from app.bot_shares import Shares
 from app.match_store import DUE_CHANNEL, get_match
 from app.models import Match
@@ -47,6 +48,8 @@ from app.webhook_dispatch import start_thread as start_deliveries
 
 POLL_SECONDS = 1.0
 """The longest a worker sleeps without a notification before it looks again."""
+HOUSEKEEPING_SECONDS = 60.0
+"""How often a worker declines expired invitations."""
 HELD_RETRY_SECONDS = 0.05
 """How soon a worker looks again at due work it skipped because the match was locked."""
 RETRY_AFTER_FAILURE = timedelta(seconds=30)
@@ -134,8 +137,17 @@ class Worker:
             self._conn.close()
             self._conn = None
 
+    def _housekeeping(self) -> None:
+        """Decline the invitations that expired (app/invitations.py)."""
+        with self.app.app_context():
+            try:
+                expire_due(datetime.now(timezone.utc))
+            finally:
+                db.session.remove()
+
     def run(self) -> None:
         log.info("worker started")
+        housekept = 0.0
         deliveries = start_deliveries(self.app, self.stop) if self.deliveries else None
         while not self.stop.is_set():
             try:
@@ -145,6 +157,9 @@ class Worker:
                         held = due_but_held(datetime.now(timezone.utc))
                     finally:
                         db.session.remove()
+                if time.monotonic() - housekept >= HOUSEKEEPING_SECONDS:
+                    housekept = time.monotonic()
+                    self._housekeeping()
             except Exception:  # noqa: BLE001 - the database may be away: look again later
                 log.exception("worker step failed")
                 self.stop.wait(self.poll_seconds)

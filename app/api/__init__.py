@@ -9,9 +9,9 @@ from app.extensions import api
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint on ``app`` (after ``api.init_app(app)``)."""
-    from app.api import actions, events, health, matches, players, rulesets, webhooks
+    from app.api import actions, events, health, invitations, matches, players, rulesets, webhooks
 
-    for module in (health, players, matches, actions, events, rulesets, webhooks):
+    for module in (health, players, matches, actions, events, rulesets, webhooks, invitations):
         api.register_blueprint(module.blp)
     app.register_blueprint(health.docs_bp)
     from app.api import landing
