@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 import orjson
+from sqlalchemy.orm.attributes import flag_modified
 
 import engine
 from app import action_path
@@ -189,7 +190,7 @@ def advance(match: Match, now: datetime) -> Step:
     seat = next((s for s in match.to_act if s in levels), None)
     if match.status != "active":
         match.due_at = match.deadline = None
-        return "nothing"
+        return _no_new_version(match, "nothing")
     if seat is not None:
         state = load_state(match)
         action = choose(levels[seat], engine.view(state, seat), bot_rng(match, seat))
@@ -203,12 +204,19 @@ def advance(match: Match, now: datetime) -> Step:
                 enqueue_deadline_soon(match, player_id)
         match.warn_at = None
         match.due_at = match.deadline
-        return "warned"
+        return _no_new_version(match, "warned")
     else:
         match.due_at = match.warn_at or match.deadline
-        return "nothing"
+        return _no_new_version(match, "nothing")
     notify(match)
     return "bot_moved" if seat is not None else "timed_out"
+
+
+def _no_new_version(match: Match, step: Step) -> Step:
+    """A step that makes no new version keeps what readers see: `updated_at` is written as it
+    was (not the model's `onupdate`), so one version names exactly one body."""
+    flag_modified(match, "updated_at")
+    return step
 
 
 def _time_out(match: Match, now: datetime) -> None:
