@@ -39,6 +39,7 @@ from sqlalchemy import update
 
 from app.extensions import db
 from app.invitations import expire_due
+from app.retention import prune
 from app.bot_shares import Shares
 from app.match_store import DUE_CHANNEL, get_match
 from app.models import Match
@@ -49,7 +50,7 @@ from app.webhook_dispatch import start_thread as start_deliveries
 POLL_SECONDS = 1.0
 """The longest a worker sleeps without a notification before it looks again."""
 HOUSEKEEPING_SECONDS = 60.0
-"""How often a worker declines expired invitations."""
+"""How often a worker declines expired invitations and prunes old rows."""
 HELD_RETRY_SECONDS = 0.05
 """How soon a worker looks again at due work it skipped because the match was locked."""
 RETRY_AFTER_FAILURE = timedelta(seconds=30)
@@ -138,10 +139,13 @@ class Worker:
             self._conn = None
 
     def _housekeeping(self) -> None:
-        """Decline the invitations that expired (app/invitations.py)."""
+        """Decline the invitations that expired (app/invitations.py) and prune what is past
+        its time (app/retention.py)."""
         with self.app.app_context():
             try:
-                expire_due(datetime.now(timezone.utc))
+                now = datetime.now(timezone.utc)
+                expire_due(now)
+                prune(now)
             finally:
                 db.session.remove()
 
