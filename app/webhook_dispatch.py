@@ -26,7 +26,9 @@ import psycopg2
 import psycopg2.extensions
 from flask import Flask
 
+from app.errors import DATABASE_ERRORS, first_line
 from app.extensions import db
+from app.logthrottle import warn_throttled
 from app.waiting import libpq_dsn
 from app.webhook_delivery import Claim, claim, record, send
 from app.webhook_events import DELIVERY_CHANNEL
@@ -74,6 +76,9 @@ class Dispatcher:
                     record(found, outcome, datetime.now(timezone.utc))
                 finally:
                     db.session.remove()
+        except DATABASE_ERRORS as exc:  # the lease runs out: the delivery is due again
+            warn_throttled(log, "webhooks: database unavailable",
+                           f"webhook delivery {found.id} not recorded: {first_line(exc)}")
         except Exception:  # noqa: BLE001 - the lease runs out: the delivery is due again
             log.exception("webhook delivery %s failed", found.id)
         finally:
@@ -129,7 +134,10 @@ class Dispatcher:
             while not self.stop.is_set():
                 try:
                     self._claim_all(pool)
-                except Exception:  # noqa: BLE001 - the database may be away: look again later
+                except DATABASE_ERRORS as exc:  # the database is away: one line, look again
+                    warn_throttled(log, "webhooks: database unavailable",
+                                   f"webhook claim failed: {first_line(exc)}")
+                except Exception:  # noqa: BLE001 - a bug: its traceback, then look again
                     log.exception("webhook claim failed")
                 self._sleep()
         if self._conn is not None:

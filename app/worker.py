@@ -37,7 +37,9 @@ from flask import Flask
 from sqlalchemy import select as sql_select
 from sqlalchemy import update
 
+from app.errors import DATABASE_ERRORS, first_line
 from app.extensions import db
+from app.logthrottle import warn_throttled
 from app.invitations import expire_due
 from app.retention import prune
 from app.bot_shares import Shares
@@ -164,7 +166,12 @@ class Worker:
                 if time.monotonic() - housekept >= HOUSEKEEPING_SECONDS:
                     housekept = time.monotonic()
                     self._housekeeping()
-            except Exception:  # noqa: BLE001 - the database may be away: look again later
+            except DATABASE_ERRORS as exc:  # the database is away: one line, look again later
+                warn_throttled(log, "worker: database unavailable",
+                               f"worker step failed: {first_line(exc)}")
+                self.stop.wait(self.poll_seconds)
+                continue
+            except Exception:  # noqa: BLE001 - a bug: its traceback, then look again later
                 log.exception("worker step failed")
                 self.stop.wait(self.poll_seconds)
                 continue

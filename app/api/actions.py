@@ -29,7 +29,13 @@ def _authenticate() -> None:
 
 
 def idempotency_key(key: str | None) -> str | None:
-    """The Idempotency-Key header's value, checked (422 when it is unusable)."""
+    """The Idempotency-Key header's value as text (its bytes read as UTF-8 when they are),
+    checked in characters (422 when it is unusable)."""
+    if key is not None:
+        try:
+            key = key.encode("latin-1").decode("utf-8")  # (WSGI hands headers as latin-1)
+        except UnicodeError:
+            pass
     if key is not None and (not 1 <= len(key) <= 255 or "\x00" in key):
         rule = "must be 1 to 255 characters, without NUL"
         raise ApiError(422, "validation_error", f"Idempotency-Key {rule}",
