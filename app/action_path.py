@@ -39,6 +39,7 @@ from sqlalchemy.engine import Engine
 from app import prepared
 from app.bot_quota import IN_FLIGHT_SQL as BOTS_IN_FLIGHT
 from app.errors import ApiError
+from app.invitation_rules import BLOCKED_BY_SQL as BLOCKED_BY
 from app.invitation_rules import PENDING_SQL as PENDING_INVITATIONS
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
@@ -569,7 +570,8 @@ SELECT (SELECT count(*) FROM matches
        """ + _active_endpoints("%(invited)s || %(player_id)s") + """,
        """ + _CALLER + """,
        """ + BOTS_IN_FLIGHT + """,
-       """ + PENDING_INVITATIONS, {"player_id": "text", "invited": "text[]"})
+       """ + PENDING_INVITATIONS + """,
+       """ + BLOCKED_BY, {"player_id": "text", "invited": "text[]"})
 
 
 @dataclass
@@ -587,6 +589,8 @@ class CreationLoad:
     """The creator's unfinished matches with a bot and their `hard` seats (bot_quota)."""
     pending: dict[str, dict[str, int]]
     """The invited players' pending invitations (app/invitation_rules.py)."""
+    blocked_by: list[str]
+    """The invited players who have blocked the creator."""
 
 
 def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoad:
@@ -596,12 +600,12 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
     (:func:`own_connection`)."""
     with prepared.run(fairy, [_LOCK_PLAYER, _CREATION_LOAD],
                       {"player_id": player_id, "invited": invited}, begin=True) as cur:
-        waiting, players, endpoints, creator, bots, pending = cur.fetchone()
+        waiting, players, endpoints, creator, bots, pending, blocked_by = cur.fetchone()
     return CreationLoad(
         waiting,
         {p["id"]: _player(p["id"], p) for p in orjson.loads(players or "[]")},
         _endpoints(endpoints), _caller(creator), orjson.loads(bots),
-        orjson.loads(pending or "{}"))
+        orjson.loads(pending or "{}"), orjson.loads(blocked_by or "[]"))
 
 
 def _write_and_commit(fairy: Any, statement: Statement, params: dict[str, Any],

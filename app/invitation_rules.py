@@ -21,6 +21,10 @@ PENDING_SQL = """(SELECT json_object_agg(c.player_id, json_build_object(
                  GROUP BY s.player_id) c)"""
 """The invited players' pending invitations: in all and from the creator, as JSON text."""
 
+BLOCKED_BY_SQL = """(SELECT json_agg(b.player_id)::text FROM player_blocks b
+          WHERE b.player_id = ANY(%(invited)s) AND b.blocked_id = %(player_id)s)"""
+"""The invited players who have blocked the creator, as JSON text."""
+
 
 def ttl() -> timedelta:
     return timedelta(seconds=current_app.config["INVITATION_TTL"])
@@ -31,9 +35,14 @@ def expires_at(sent_at: datetime) -> datetime:
     return sent_at + ttl()
 
 
-def check_invitation_quota(invited: list[str], pending: dict[str, dict[str, int]]) -> None:
-    """409 `too_many_invitations` when inviting `invited` would take one of them past a cap
-    (0: no cap); `pending`: their pending invitations (:data:`PENDING_SQL`)."""
+def check_invitation_quota(invited: list[str], pending: dict[str, dict[str, int]],
+                           blocked_by: list[str]) -> None:
+    """403 `blocked` when one of `invited` has blocked the creator (`blocked_by`:
+    :data:`BLOCKED_BY_SQL`); 409 `too_many_invitations` when inviting them would take one
+    past a cap (0: no cap); `pending`: their pending invitations (:data:`PENDING_SQL`)."""
+    if blocked_by:
+        raise ApiError(403, "blocked", "a player you invite does not take your invitations",
+                       player_id=sorted(blocked_by)[0])
     per_invitee = current_app.config["MAX_INVITATIONS_PER_INVITEE"]
     per_pair = current_app.config["MAX_INVITATIONS_PER_PAIR"]
     for player_id in invited:

@@ -39,10 +39,13 @@ def _pending(*conditions: object) -> list[tuple[str, str]]:
     return [(m, p) for m, p in rows]
 
 
-def decline_all(player: Player) -> int:
-    """Decline every pending invitation of `player`; how many were declined."""
+def decline_all(player: Player, inviter: str | None = None) -> int:
+    """Decline every pending invitation of `player` (only those from `inviter`, when
+    named); how many were declined."""
     declined = 0
-    while batch := _pending(Seat.player_id == player.id):
+    mine = [Seat.player_id == player.id] + (
+        [] if inviter is None else [Match.created_by == inviter])
+    while batch := _pending(*mine):
         done = _decline(batch)
         declined += done
         if done == 0:

@@ -73,7 +73,8 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
         if 1 + len(bots) < players:  # the match will wait for players
             _check_waiting_cap(found.waiting)
         check_bot_quota(bots, found.bots_in_flight)
-        check_invitation_quota([i["player_id"] for i in invites], found.pending)
+        check_invitation_quota([i["player_id"] for i in invites], found.pending,
+                               found.blocked_by)
         seed = body["seed"] if body["seed"] is not None else server_seed()
         config = {"options": body["options"], "deals": body["deals"],
                   "start_score": body["start_score"]}

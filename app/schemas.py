@@ -444,6 +444,19 @@ class InvitationsDeclinedSchema(ResponseSchema):
     declined = fields.Integer(metadata={"description": "how many invitations were declined"})
 
 
+class BlockedSchema(InvitationsDeclinedSchema):
+    player_id = fields.String(metadata={"description": "the player blocked"})
+
+
+class BlockedPlayerSchema(ResponseSchema):
+    player_id = fields.String()
+    created_at = fields.DateTime()
+
+
+class BlockedListSchema(ResponseSchema):
+    items = fields.List(fields.Nested(BlockedPlayerSchema))
+
+
 class MyMatchListSchema(MatchListSchema):
     awaiting = fields.Integer(metadata={
         "description": "how many of your matches wait for your move, whatever the filters "

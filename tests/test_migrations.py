@@ -14,7 +14,8 @@ from app import create_app
 from app.extensions import db
 
 TABLES = {"players", "matches", "seats", "events", "actions", "idempotency_records",
-          "rate_windows", "webhook_endpoints", "webhook_deliveries", "match_watches"}
+          "rate_windows", "webhook_endpoints", "webhook_deliveries", "match_watches",
+          "player_blocks"}
 
 
 def _schema_diff() -> list:

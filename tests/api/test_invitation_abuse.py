@@ -90,3 +90,27 @@ def test_a_player_declines_every_invitation_at_once(client: Any, app: Any) -> No
     assert client.post("/v1/me/invitations/decline", headers=bot.headers).json == {
         "declined": 0}
     assert client.post("/v1/me/invitations/decline").status_code == 401
+
+
+def test_a_blocked_player_cannot_invite_and_their_pending_invitations_go(client: Any,
+                                                                         app: Any) -> None:
+    bot, pest, friend = register(client, "robo"), register(client, "pest"), register(client, "pal")
+    pending = invite(client, pest, bot).json["id"]
+    assert invite(client, friend, bot).status_code == 201
+    r = client.put(f"/v1/me/blocks/{pest.id}", headers=bot.headers)
+    assert r.status_code == 200 and r.json == {"player_id": pest.id, "declined": 1}
+    assert client.put(f"/v1/me/blocks/{pest.id}", headers=bot.headers).json["declined"] == 0
+    assert [i["invitation"] for i in my_matches(client, bot)] == [True]  # the friend's
+    assert client.get(f"/v1/matches/{pending}").json["seats"][1]["player"] is None
+    before = db_scalar(app, "SELECT count(*) FROM matches")
+    body = assert_problem(invite(client, pest, bot), 403, "blocked")
+    assert body["player_id"] == bot.id
+    assert db_scalar(app, "SELECT count(*) FROM matches") == before
+    listed = client.get("/v1/me/blocks", headers=bot.headers).json["items"]
+    assert [b["player_id"] for b in listed] == [pest.id]
+    assert_problem(client.put("/v1/me/blocks/p_nobody", headers=bot.headers), 404,
+                   "player_not_found")
+    assert_problem(client.put(f"/v1/me/blocks/{bot.id}", headers=bot.headers), 422,
+                   "validation_error")
+    assert client.delete(f"/v1/me/blocks/{pest.id}", headers=bot.headers).status_code == 204
+    assert invite(client, pest, bot).status_code == 201  # unblocked
