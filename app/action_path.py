@@ -86,7 +86,10 @@ SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.inv
        (SELECT json_agg(json_build_object(
                 'seat', s.seat, 'player_id', s.player_id, 'bot_level', s.bot_level,
                 'invited', s.invited, 'timeouts', s.timeouts,
-                'timeouts_in_row', s.timeouts_in_row, """ + _PLAYER_FIELDS + """)
+                'timeouts_in_row', s.timeouts_in_row,
+                'invited_at', CASE WHEN s.invited THEN to_char(s.joined_at AT TIME ZONE 'UTC',
+                                    'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') END,
+                """ + _PLAYER_FIELDS + """)
                 ORDER BY s.seat)::text
           FROM seats s LEFT JOIN players p ON p.id = s.player_id
          WHERE s.match_id = m.id)"""
@@ -433,8 +436,9 @@ def _match_of(row: tuple[Any, ...]) -> Match:
 _MATCH_FIELDS = tuple(Match.__table__.columns.keys())
 """Every column of a match (what :func:`_match_of` reads)."""
 _SEAT_FIELDS = ("match_id", "seat", "player_id", "bot_level", "invited", "timeouts",
-                "timeouts_in_row", "player")
-"""What :func:`_seat` reads of a seat (not `joined_at`, which nothing here shows)."""
+                "timeouts_in_row", "player", "joined_at")
+"""What :func:`_seat` reads of a seat (`joined_at` only for an invitation: when it was
+sent, which its summary shows)."""
 
 
 def copy_match(match: Match) -> Match:
@@ -454,9 +458,11 @@ def _player(player_id: str, fields: dict[str, Any]) -> Player:
 
 def _seat(match_id: str, s: dict[str, Any]) -> Seat:
     player = None if s["player_id"] is None else _player(s["player_id"], s)
+    invited_at = s.get("invited_at")
     return _row(Seat, match_id=match_id, seat=s["seat"], player_id=s["player_id"],
                 bot_level=s["bot_level"], invited=s["invited"], timeouts=s["timeouts"],
-                timeouts_in_row=s["timeouts_in_row"], player=player)
+                timeouts_in_row=s["timeouts_in_row"], player=player,
+                joined_at=None if invited_at is None else datetime.fromisoformat(invited_at))
 
 
 def _array(numbers: list[int]) -> str:

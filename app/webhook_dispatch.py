@@ -29,7 +29,7 @@ from flask import Flask
 from app.errors import DATABASE_ERRORS, first_line
 from app.extensions import db
 from app.logthrottle import warn_throttled
-from app.waiting import libpq_dsn
+from app.waiting import listen_connection
 from app.webhook_delivery import Claim, claim, record, send
 from app.webhook_events import DELIVERY_CHANNEL
 
@@ -101,12 +101,7 @@ class Dispatcher:
 
     def _listen(self) -> None:
         try:
-            conn = psycopg2.connect(libpq_dsn(self.app.config["SQLALCHEMY_DATABASE_URI"]),
-                                    application_name="truco-webhooks",
-                                    **self.app.config.get("DATABASE_CONNECT_ARGS", {}))
-            conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
-            conn.cursor().execute(f"LISTEN {DELIVERY_CHANNEL}")
-            self._conn = conn
+            self._conn = listen_connection(self.app.config, DELIVERY_CHANNEL, "truco-webhooks")
         except psycopg2.Error:
             self._conn = None
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import logging
 import select
-import signal
 import threading
 import time
 from datetime import datetime, timedelta, timezone
@@ -46,7 +45,7 @@ from app.bot_shares import Shares
 from app.match_store import DUE_CHANNEL, get_match
 from app.models import Match
 from app.play import advance
-from app.waiting import libpq_dsn
+from app.waiting import listen_connection
 from app.webhook_dispatch import start_thread as start_deliveries
 
 POLL_SECONDS = 1.0
@@ -114,12 +113,7 @@ class Worker:
     def _listen(self) -> None:
         """(Re)connect the LISTEN connection; on failure the loop just polls."""
         try:
-            conn = psycopg2.connect(libpq_dsn(self.app.config["SQLALCHEMY_DATABASE_URI"]),
-                                    application_name="truco-worker",
-                                    **self.app.config.get("DATABASE_CONNECT_ARGS", {}))
-            conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
-            conn.cursor().execute(f"LISTEN {DUE_CHANNEL}")
-            self._conn = conn
+            self._conn = listen_connection(self.app.config, DUE_CHANNEL, "truco-worker")
         except psycopg2.Error as exc:
             log.warning("worker cannot LISTEN (%s); polling every %.1f s", exc,
                         self.poll_seconds)

@@ -4,12 +4,17 @@ of its own (migrated by this tree's code: its migrations are a superset)."""
 from __future__ import annotations
 
 import io
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,3 +85,25 @@ def register(port: int, name: str) -> tuple[str, str]:
 def pct(values: list[float], q: float) -> float | None:
     got = api.percentile(values, q)
     return None if got is None else round(got, 3)
+
+
+@contextmanager
+def bench_run(prefix: str, ref: str) -> Iterator[tuple[api.Postgres, Path, Path, str]]:
+    """(PostgreSQL, a temporary directory, commit `ref`'s tree, its short name) for one run;
+    all removed at the end."""
+    tmp = Path(tempfile.mkdtemp(prefix=prefix))
+    pg = None
+    try:
+        pg = api.Postgres(tmp)
+        before, commit = export(ref, tmp)
+        yield pg, tmp, before, commit
+    finally:
+        if pg is not None:
+            pg.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def last_line(figures: dict) -> int:
+    """Print the run's figures as the last line of JSON; the exit status."""
+    print(json.dumps(figures))
+    return 0

@@ -26,9 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -38,7 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import api  # noqa: E402
-from bench._fair import Side, export, pct, register  # noqa: E402
+from bench._fair import Side, bench_run, last_line, pct, register  # noqa: E402
 from engine.bots import DEFAULT_BUDGET_MS  # noqa: E402
 
 WAIT = 30
@@ -187,12 +185,8 @@ def run_side(name: str, tree: Path, pg: api.Postgres, tmp: Path, env: dict[str, 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    tmp = Path(tempfile.mkdtemp(prefix="truco-bench-fair-bots-"))
-    pg = None
     results: dict = {}
-    try:
-        pg = api.Postgres(tmp)
-        before, commit = export(args.ref, tmp)
+    with bench_run("truco-bench-fair-bots-", args.ref) as (pg, tmp, before, commit):
         api.log(f"bench/fair_bots.py: before = {commit}, after = this tree; attacker up to "
                 f"{args.matches} matches of five hard bots; PostgreSQL {pg.version()}")
         sides = {"before": (before, {}),
@@ -200,8 +194,7 @@ def main(argv: list[str] | None = None) -> int:
                  "capped": (ROOT, {})}
         for name in args.sides.split(","):
             tree, env = sides[name]
-            results[name] = run_side(name, tree, pg, tmp, env, args)
-            r = results[name]
+            results[name] = r = run_side(name, tree, pg, tmp, env, args)
             api.log(f"{name:7} attacker {r['attacker_matches']} matches"
                     f" ({r['attacker_refused']} refused), {r['attacker_actions']} actions")
             for level in ("random", "hard"):
@@ -210,12 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                         f" loaded p50 {lo['p50']} p90 {lo['p90']} p99 {lo['p99']} s"
                         f" (target <= {r[f'{level}_bound_s']} s:"
                         f" {'met' if r[f'{level}_meets_target'] else 'missed'})")
-    finally:
-        if pg is not None:
-            pg.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
-    print(json.dumps({"ref": args.ref, "quick": args.quick, **results}))
-    return 0
+    return last_line({"ref": args.ref, "quick": args.quick, **results})
 
 
 if __name__ == "__main__":

@@ -21,10 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import socket
 import sys
-import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,7 +33,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import api  # noqa: E402
-from bench._fair import Side, export, pct, register  # noqa: E402
+from bench._fair import Side, bench_run, last_line, pct, register  # noqa: E402
+from tests.api.webhook_receiver import black_hole  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -76,32 +74,6 @@ class Arrivals:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
-def black_hole() -> tuple[socket.socket, int]:
-    """A listener whose connections are accepted, read and never answered."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(512)
-
-    def hold(conn: socket.socket) -> None:
-        try:
-            while conn.recv(65536):
-                pass
-        except OSError:
-            pass
-        conn.close()
-
-    def serve() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=hold, args=(conn,), daemon=True).start()
-
-    threading.Thread(target=serve, daemon=True).start()
-    return listener, listener.getsockname()[1]
-
-
 def hook(port: int, token: str, url: str, events: list[str] | None = None) -> None:
     body: dict[str, Any] = {"url": url}
     if events:
@@ -135,7 +107,12 @@ def figures(values: list[float], wait: float) -> dict:
 def run_side(name: str, tree: Path, pg: api.Postgres, tmp: Path,
              args: argparse.Namespace) -> dict:
     arrivals = Arrivals()
-    hole, hole_port = black_hole()
+    with black_hole() as hole:
+        return _measure(name, tree, pg, tmp, args, arrivals, hole)
+
+
+def _measure(name: str, tree: Path, pg: api.Postgres, tmp: Path, args: argparse.Namespace,
+             arrivals: Arrivals, hole: Any) -> dict:
     side = Side(name, tree, pg, tmp, {"TRUCO_RATE_CREATE": "", "TRUCO_RATE_ACTION": ""})
     try:
         _, victim = register(side.port, "victim")
@@ -146,7 +123,7 @@ def run_side(name: str, tree: Path, pg: api.Postgres, tmp: Path,
             unloaded += latencies(arrivals, [bot_match(side.port, victim)], args.wait)
         _, attacker = register(side.port, "attacker")
         for i in range(10):
-            hook(side.port, attacker, f"http://127.0.0.1:{hole_port}/a{i}")
+            hook(side.port, attacker, hole.url(f"/a{i}"))
         for _ in range(2):
             bot_match(side.port, attacker)
         made = []
@@ -159,18 +136,13 @@ def run_side(name: str, tree: Path, pg: api.Postgres, tmp: Path,
                 "loaded_p99_under_2s": (pct(loaded, 0.99) or 0) < 2.0}
     finally:
         side.stop()
-        hole.close()
         arrivals.server.shutdown()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    tmp = Path(tempfile.mkdtemp(prefix="truco-bench-fair-hooks-"))
-    pg = None
     results: dict = {}
-    try:
-        pg = api.Postgres(tmp)
-        before, commit = export(args.ref, tmp)
+    with bench_run("truco-bench-fair-hooks-", args.ref) as (pg, tmp, before, commit):
         api.log(f"bench/fair_webhooks.py: before = {commit}, after = this tree; "
                 f"{args.samples} samples a phase; PostgreSQL {pg.version()}")
         trees = {"before": before, "after": ROOT}
@@ -181,12 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                 api.log(f"{name:6} {phase:8} p50 {f['p50']} p90 {f['p90']} p99 {f['p99']}"
                         f" max {f['max']} s; not arrived within {args.wait:g} s:"
                         f" {f['not_arrived']} of {f['n']}")
-    finally:
-        if pg is not None:
-            pg.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
-    print(json.dumps({"ref": args.ref, "quick": args.quick, **results}))
-    return 0
+    return last_line({"ref": args.ref, "quick": args.quick, **results})
 
 
 if __name__ == "__main__":

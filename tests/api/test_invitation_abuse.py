@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (assert_problem, create, db_change, db_scalar, full_match,
+from tests.api.helpers import (assert_problem, db_change, db_scalar, full_match,
                                my_matches, register)
 
 

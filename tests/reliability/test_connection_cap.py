@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.reliability.prod_server import ProdServer
+from tests.reliability.prod_server import ProdServer, running
 from tests.reliability.rawhttp import connect, exchange
 
 HEALTH = b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
@@ -17,12 +17,8 @@ HEALTH = b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 
 @pytest.fixture()
 def capped(database_url: str) -> Iterator[ProdServer]:
-    server = ProdServer("capped", database_url, {"TRUCO_MAX_CONNECTIONS_PER_CLIENT": "3"})
-    try:
-        server.wait_healthy()
+    with running("capped", database_url, {"TRUCO_MAX_CONNECTIONS_PER_CLIENT": "3"}) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_connections_past_the_cap_per_address_are_refused_at_once(capped: ProdServer) -> None:
