@@ -95,3 +95,26 @@ def test_hard_seats_per_player_are_capped(client: Any, app: Any, caps: None) -> 
     assert_problem(r, 409, "too_many_bot_matches")
     assert r.json["limit"] == 3
     bot_leads(client, ana, level="random")  # a cheaper bot still fits
+
+
+def test_an_owner_has_one_step_under_way_at_a_time(client: Any, app: Any,
+                                                   database_url: str) -> None:
+    """While another worker loop runs a step for the attacker (it holds the owner's step
+    lock), this loop takes the victim's match, then finds nothing more it may take."""
+    import psycopg2
+
+    attacker, victim = register(client, "many"), register(client, "one")
+    theirs = [bot_leads(client, attacker)["id"] for _ in range(3)]
+    mine = bot_leads(client, victim)["id"]
+    other_loop = psycopg2.connect(database_url.replace("postgresql+psycopg2://",
+                                                       "postgresql://"))
+    try:
+        with other_loop.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 7))", (attacker.id,))
+            assert run_steps(app, 5) == 1
+        assert bot_moves(app, mine) == 1
+        assert sum(bot_moves(app, m) for m in theirs) == 0
+    finally:
+        other_loop.rollback()
+        other_loop.close()
+    assert run_steps(app, 5) == 3  # the owner's lock is free again
