@@ -7,7 +7,6 @@ import io
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tarfile
@@ -22,6 +21,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import api  # noqa: E402
+from bench.bots_load import BotWorker  # noqa: E402
 
 
 def export(ref: str, tmp: Path) -> tuple[Path, str]:
@@ -47,11 +47,7 @@ class Side:
         api.migrate_to_head(url)
         self.env = {"DATABASE_URL": url, "TRUCO_ENV": "development", **env}
         self.server = api.Gunicorn(name, "wsgi:app", self.env, tmp, root=tree)
-        self._log = open(tmp / f"{name}-worker.log", "wb")
-        self.worker = subprocess.Popen(
-            [sys.executable, "-m", "app.worker"], cwd=tree, env={**os.environ, **self.env},
-            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True)
+        self.worker = BotWorker(self.env, tmp, root=tree)
         self.server.wait_healthy()
         self.port = self.server.port
         self.url = url
@@ -63,17 +59,7 @@ class Side:
 
     def stop(self) -> None:
         self.server.stop()
-        if self.worker.poll() is None:
-            self.worker.send_signal(signal.SIGTERM)
-            try:
-                self.worker.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(self.worker.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self._log.close()
+        self.worker.stop()
 
 
 def register(port: int, name: str) -> tuple[str, str]:
@@ -88,15 +74,16 @@ def pct(values: list[float], q: float) -> float | None:
 
 
 @contextmanager
-def bench_run(prefix: str, ref: str) -> Iterator[tuple[api.Postgres, Path, Path, str]]:
-    """(PostgreSQL, a temporary directory, commit `ref`'s tree, its short name) for one run;
-    all removed at the end."""
+def bench_run(prefix: str, ref: str, title: str) -> Iterator[tuple[api.Postgres, Path, Path]]:
+    """(PostgreSQL, a temporary directory, commit `ref`'s tree) for one run, announced with
+    `title`; all removed at the end."""
     tmp = Path(tempfile.mkdtemp(prefix=prefix))
     pg = None
     try:
         pg = api.Postgres(tmp)
         before, commit = export(ref, tmp)
-        yield pg, tmp, before, commit
+        api.log(f"{title}; before = {commit}, after = this tree; PostgreSQL {pg.version()}")
+        yield pg, tmp, before
     finally:
         if pg is not None:
             pg.stop()

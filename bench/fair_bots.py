@@ -186,9 +186,8 @@ def run_side(name: str, tree: Path, pg: api.Postgres, tmp: Path, env: dict[str, 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     results: dict = {}
-    with bench_run("truco-bench-fair-bots-", args.ref) as (pg, tmp, before, commit):
-        api.log(f"bench/fair_bots.py: before = {commit}, after = this tree; attacker up to "
-                f"{args.matches} matches of five hard bots; PostgreSQL {pg.version()}")
+    title = f"bench/fair_bots.py: attacker up to {args.matches} matches of five hard bots"
+    with bench_run("truco-bench-fair-bots-", args.ref, title) as (pg, tmp, before):
         sides = {"before": (before, {}),
                  "fair": (ROOT, {"TRUCO_MAX_BOT_MATCHES": "0", "TRUCO_MAX_HARD_BOTS": "0"}),
                  "capped": (ROOT, {})}

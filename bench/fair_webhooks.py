@@ -142,9 +142,8 @@ def _measure(name: str, tree: Path, pg: api.Postgres, tmp: Path, args: argparse.
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     results: dict = {}
-    with bench_run("truco-bench-fair-hooks-", args.ref) as (pg, tmp, before, commit):
-        api.log(f"bench/fair_webhooks.py: before = {commit}, after = this tree; "
-                f"{args.samples} samples a phase; PostgreSQL {pg.version()}")
+    title = f"bench/fair_webhooks.py: {args.samples} samples a phase"
+    with bench_run("truco-bench-fair-hooks-", args.ref, title) as (pg, tmp, before):
         trees = {"before": before, "after": ROOT}
         for name in args.sides.split(","):
             results[name] = r = run_side(name, trees[name], pg, tmp, args)
