@@ -59,15 +59,6 @@ def lock_match(match_id: str) -> Match:
     return get_match(match_id)
 
 
-def claim_due(now: datetime) -> Match | None:
-    """The most overdue match with background work, locked; matches that another worker
-    holds are skipped, so two workers never take the same one."""
-    claimed = db.session.execute(
-        select(Match.id).where(Match.due_at <= now, Match.status == "active")
-        .order_by(Match.due_at).limit(1).with_for_update(skip_locked=True)).scalar_one_or_none()
-    return None if claimed is None else get_match(claimed)
-
-
 def notify(match: Match, *others: str, writes: Writes = SESSION_WRITES) -> None:
     """Wake long polls in every app process; delivered by PostgreSQL at commit.
 

@@ -584,6 +584,11 @@ class MatchSummarySchema(ResponseSchema):
     deadline = fields.DateTime(allow_none=True)
     created_at = fields.DateTime()
     updated_at = fields.DateTime()
+    invitation_expires_at = fields.DateTime(allow_none=True, metadata={
+        "description": "when your invitation expires (then it is declined for you)"})
+    turn_timeout = fields.Integer(allow_none=True, metadata={
+        "description": "seconds a seat may take to act; null: no limit"})
+    on_timeout = enum(["auto_play", "forfeit"])
 
 
 class MatchListSchema(ResponseSchema):
@@ -592,10 +597,29 @@ class MatchListSchema(ResponseSchema):
                                  metadata={"description": "the next page's offset; null: last"})
 
 
+class InvitationsDeclinedSchema(ResponseSchema):
+    declined = fields.Integer(metadata={"description": "how many invitations were declined"})
+
+
+class BlockedSchema(InvitationsDeclinedSchema):
+    player_id = fields.String(metadata={"description": "the player blocked"})
+
+
+class BlockedPlayerSchema(ResponseSchema):
+    player_id = fields.String()
+    created_at = fields.DateTime()
+
+
+class BlockedListSchema(ResponseSchema):
+    items = fields.List(fields.Nested(BlockedPlayerSchema))
+
+
 class MyMatchListSchema(MatchListSchema):
     awaiting = fields.Integer(metadata={
-        "description": "how many of your matches wait for you (your turn or an invitation), "
-                       "whatever the filters and the page"})
+        "description": "how many of your matches wait for your move, whatever the filters "
+                       "and the page (invitations are counted apart)"})
+    invitations = fields.Integer(metadata={
+        "description": "your pending invitations, whatever the filters and the page"})
 
 
 # --- events (engine/play.py, engine/deal.py, engine/scoring.py, app/matches.py) ----------

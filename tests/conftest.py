@@ -106,6 +106,11 @@ def app(database_url: str) -> Iterator[Any]:
         "RATE_LIMIT_REGISTER": "",
         "RATE_LIMIT_ACTION": "",
         "RATE_LIMIT_CREATE": "",
+        "RATE_LIMIT_SEAT": "",
+        "MAX_BOT_MATCHES": 0,
+        "MAX_HARD_BOTS": 0,
+        "MAX_INVITATIONS_PER_INVITEE": 0,
+        "MAX_INVITATIONS_PER_PAIR": 0,
     })
     yield application
     hub = application.extensions.get("truco_hub")

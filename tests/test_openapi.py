@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib.util
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any

@@ -10,11 +10,11 @@ from app.webhook_schemas import document as document_webhooks
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint on ``app`` (after ``api.init_app(app)``)."""
-    from app.api import (actions, commitments, events, health, leaderboard, matches, players,
-                         replays, rulesets, webhooks)
+    from app.api import (actions, commitments, events, health, invitations, leaderboard,
+                         matches, players, replays, rulesets, webhooks)
 
     for module in (health, players, matches, actions, events, rulesets, webhooks, leaderboard,
-                   commitments, replays):
+                   commitments, replays, invitations):
         api.register_blueprint(module.blp)
     document_webhooks(api.spec)
     app.register_blueprint(health.docs_bp)

@@ -163,7 +163,9 @@ def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> R
 def join(body: dict[str, Any], match_id: str) -> Response:
     """Take a seat (`seat`, or the first free one); private matches need `invite_code`.
     Joining again returns the seat you already have."""
-    answer, _ = service.join_match(caller_id(), match_id, body["seat"], body["invite_code"],
+    player_id = caller_id()
+    ratelimit.check("seat", player_id)
+    answer, _ = service.join_match(player_id, match_id, body["seat"], body["invite_code"],
                                    body["client_seed"])
     return answer_response(answer)
 
@@ -175,6 +177,7 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 def leave(match_id: str) -> Response:
     """Give up your seat before the match starts."""
     player = require_player()
+    ratelimit.check("seat", player.id)
     return answer_response(service.leave_match(player, match_id))
 
 
@@ -185,6 +188,7 @@ def leave(match_id: str) -> Response:
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""
     player = require_player()
+    ratelimit.check("seat", player.id)
     return answer_response(play.resign(player, match_id))
 
 
