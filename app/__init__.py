@@ -8,11 +8,13 @@ from typing import Any
 from flask import Flask
 from sqlalchemy.orm import configure_mappers
 
-from app import action_shortcut, body, dbwait, security_headers, view_shortcut
+from app import action_shortcut, body, dbwait, logs, security_headers, view_shortcut
 from app.config import client_deadlines, load_config
 from app.cors import init_cors
 from app.embedded_pg import normalise_database_url
 from app.errors import ApiRequest, register_error_handlers
+from app.metrics import routes
+from app.request_log import RequestLog
 # (aliased: the subpackage app.api would shadow a global named ``api`` in this package)
 from app.extensions import api as smorest_api
 from app.extensions import db, migrate
@@ -43,8 +45,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(uri)
     dbwait.configure(*client_deadlines(app.config["DATABASE_LIMITS"]))
 
-    # Flask gives its logger ("app") a stderr handler on first use; the modules' loggers
-    # (app.errors, app.waiting...) are its children and log through it.
+    # The "app" logger's handler (app/logs.py), before Flask would give it its own; the
+    # modules' loggers (app.errors, app.waiting, app.access...) are its children.
+    logs.configure("web", app.config["JSON_LOGS"])
     app.logger.debug("configured")
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
@@ -64,4 +67,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     register_blueprints(app)
     action_shortcut.init_app(app)  # (these two last: they read the CORS origins set above;
     view_shortcut.init_app(app)  # the view shortcut goes in front of the action shortcut)
+    # outermost: both fronts answer through it (the same X-Request-Id, one access line)
+    app.wsgi_app = RequestLog(  # type: ignore[method-assign]
+        app.wsgi_app, app.config["ACCESS_LOG"], routes(r.rule for r in app.url_map.iter_rules()))
     return app

@@ -37,17 +37,31 @@ from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 from sqlalchemy.engine import Engine
 
 from app import prepared
+from app.bot_quota import IN_FLIGHT_SQL as BOTS_IN_FLIGHT
 from app.errors import ApiError
+from app.invitation_rules import BLOCKED_BY_SQL as BLOCKED_BY
+from app.invitation_rules import PENDING_SQL as PENDING_INVITATIONS
 from app.extensions import db
 from app.models import Match, Player, Seat, id_can_exist
 from app.prepared import Statement
 from app.waiting import CHANNEL, committed
+from app.write_outcome import UNCERTAIN, was_committed
 from app.writes import BufferedWrites, Endpoint
 
 T = TypeVar("T")
 
 _LOCK = Statement("truco_action_lock", """
 SELECT 1 FROM matches WHERE id = %(match_id)s FOR UPDATE""", {"match_id": "text"})
+
+_JOIN_LOCK = Statement("truco_join_lock", """
+SELECT 1 FROM matches m
+ WHERE m.id = %(match_id)s
+   AND (m.status = 'waiting' OR EXISTS (SELECT 1 FROM seats s WHERE s.match_id = m.id
+                                           AND s.player_id = %(player_id)s AND NOT s.invited))
+   FOR UPDATE OF m""", {"match_id": "text", "player_id": "text"})
+"""A join's lock: none for a caller who has no seat in a match past waiting (the join is
+refused from the read that follows: a match never goes back to waiting), so such callers
+never queue on the lock of a match being played."""
 
 _PLAYER_FIELDS = """'name', p.name, 'handle', p.handle, 'bot', p.bot,
                 'created_at', to_char(p.created_at AT TIME ZONE 'UTC',
@@ -74,6 +88,8 @@ SELECT m.id, m.ruleset, m.players, m.target_score, m.status, m.visibility, m.inv
                 'seat', s.seat, 'player_id', s.player_id, 'bot_level', s.bot_level,
                 'invited', s.invited, 'timeouts', s.timeouts,
                 'timeouts_in_row', s.timeouts_in_row, 'client_seed', s.client_seed,
+                'invited_at', CASE WHEN s.invited THEN to_char(s.joined_at AT TIME ZONE 'UTC',
+                                    'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') END,
                 """ + _PLAYER_FIELDS + """)
                 ORDER BY s.seat)::text
           FROM seats s LEFT JOIN players p ON p.id = s.player_id
@@ -355,7 +371,7 @@ def lock_and_load(fairy: Any, match_id: str, player_id: str, key: str | None,
     `player_id` (a join seats them; 401 when there is no such player)."""
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
-    with prepared.run(fairy, [_LOCK, _JOIN_LOAD if caller else _LOAD],
+    with prepared.run(fairy, [_JOIN_LOCK if caller else _LOCK, _JOIN_LOAD if caller else _LOAD],
                       {"match_id": match_id, "player_id": player_id, "key": key},
                       begin=True) as cur:
         row = cur.fetchone()
@@ -425,8 +441,9 @@ def _match_of(row: tuple[Any, ...]) -> Match:
 _MATCH_FIELDS = tuple(k for k in Match.__table__.columns.keys() if k != "settled_at")
 """Every column of a match that :func:`_match_of` reads (`settled_at` is the settlers')."""
 _SEAT_FIELDS = ("match_id", "seat", "player_id", "bot_level", "invited", "timeouts",
-                "timeouts_in_row", "client_seed", "player")
-"""What :func:`_seat` reads of a seat (not `joined_at`, which nothing here shows)."""
+                "timeouts_in_row", "client_seed", "player", "joined_at")
+"""What :func:`_seat` reads of a seat (`joined_at` only for an invitation: when it was
+sent, which its summary shows)."""
 
 
 def copy_match(match: Match) -> Match:
@@ -447,10 +464,12 @@ def _player(player_id: str, fields: dict[str, Any]) -> Player:
 
 def _seat(match_id: str, s: dict[str, Any]) -> Seat:
     player = None if s["player_id"] is None else _player(s["player_id"], s)
+    invited_at = s.get("invited_at")
     return _row(Seat, match_id=match_id, seat=s["seat"], player_id=s["player_id"],
                 bot_level=s["bot_level"], invited=s["invited"], timeouts=s["timeouts"],
                 timeouts_in_row=s["timeouts_in_row"], client_seed=s["client_seed"],
-                player=player)
+                player=player,
+                joined_at=None if invited_at is None else datetime.fromisoformat(invited_at))
 
 
 def _array(numbers: list[int]) -> str:
@@ -492,7 +511,7 @@ def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     write fails, the `COMMIT` is never run: :func:`own_connection` rolls the transaction
     back.)"""
     _write_and_commit(fairy, _WRITE, _action_parameters(
-        match, writes, seat, player_id, idempotency), writes)
+        match, writes, seat, player_id, idempotency), writes, match)
 
 
 def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
@@ -509,7 +528,7 @@ def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     assert not writes.deliveries, "an action with deliveries is written the locked way"
     try:
         _write_and_commit(fairy, _WRITE_IF_CURRENT, _action_parameters(
-            match, writes, seat, player_id, idempotency), writes, begin=True)
+            match, writes, seat, player_id, idempotency), writes, match, begin=True)
     except (psycopg2.errors.DivisionByZero, psycopg2.errors.UniqueViolation):
         return False
     return True
@@ -533,7 +552,7 @@ def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat
     :func:`write_and_commit` stores an action."""
     _write_and_commit(fairy, _JOIN_WRITE, {
         "w": _document(match, writes, seats=[_seat_row(seat)]), **_notifications(writes)},
-        writes)
+        writes, match)
 
 
 def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
@@ -546,7 +565,7 @@ def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
         fixed_deals=match.fixed_deals, config=match.config, turn_timeout=match.turn_timeout,
         on_timeout=match.on_timeout, created_at=match.created_at,
         seats=[_seat_row(s) for s in match.seats]),
-        **_notifications(writes)}, writes)
+        **_notifications(writes)}, writes, match)
 
 
 def _seat_row(seat: Seat) -> dict[str, Any]:
@@ -563,7 +582,10 @@ SELECT (SELECT count(*) FROM matches
        (SELECT json_agg(json_build_object('id', p.id, """ + _PLAYER_FIELDS + """))::text
           FROM players p WHERE p.id = ANY(%(invited)s)),
        """ + _active_endpoints("%(invited)s || %(player_id)s") + """,
-       """ + _CALLER, {"player_id": "text", "invited": "text[]"})
+       """ + _CALLER + """,
+       """ + BOTS_IN_FLIGHT + """,
+       """ + PENDING_INVITATIONS + """,
+       """ + BLOCKED_BY, {"player_id": "text", "invited": "text[]"})
 
 
 @dataclass
@@ -577,6 +599,12 @@ class CreationLoad:
     endpoints: list[Endpoint]
     creator: Player
     """The creator as stored."""
+    bots_in_flight: dict[str, int]
+    """The creator's unfinished matches with a bot and their `hard` seats (bot_quota)."""
+    pending: dict[str, dict[str, int]]
+    """The invited players' pending invitations (app/invitation_rules.py)."""
+    blocked_by: list[str]
+    """The invited players who have blocked the creator."""
 
 
 def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoad:
@@ -586,17 +614,23 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
     (:func:`own_connection`)."""
     with prepared.run(fairy, [_LOCK_PLAYER, _CREATION_LOAD],
                       {"player_id": player_id, "invited": invited}, begin=True) as cur:
-        waiting, players, endpoints, creator = cur.fetchone()
+        waiting, players, endpoints, creator, bots, pending, blocked_by = cur.fetchone()
     return CreationLoad(
         waiting,
         {p["id"]: _player(p["id"], p) for p in orjson.loads(players or "[]")},
-        _endpoints(endpoints), _caller(creator))
+        _endpoints(endpoints), _caller(creator), orjson.loads(bots),
+        orjson.loads(pending or "{}"), orjson.loads(blocked_by or "[]"))
 
 
 def _write_and_commit(fairy: Any, statement: Statement, params: dict[str, Any],
-                      writes: BufferedWrites, begin: bool = False) -> None:
-    """Every write of this path: `statement`, `COMMIT`, the notifications after it
-    (:data:`_NOTIFY`), in one message; then this process knows what it committed."""
-    prepared.run(fairy, [statement], params, begin=begin, commit=True,
-                 after_commit=[_NOTIFY]).close()
+                      writes: BufferedWrites, match: Match, begin: bool = False) -> None:
+    """Every write of this path: `statement` (storing `match`), `COMMIT`, the notifications
+    after it (:data:`_NOTIFY`), in one message; then this process knows what it committed.
+    A message that fails uncertainly is judged by what was kept (app/write_outcome.py)."""
+    try:
+        prepared.run(fairy, [statement], params, begin=begin, commit=True,
+                     after_commit=[_NOTIFY]).close()
+    except UNCERTAIN:
+        if not was_committed(fairy, match.id, match.version, match.updated_at):
+            raise
     committed(writes.changes)

@@ -113,7 +113,7 @@ class ActionShortcut:
                 or "HTTP_ORIGIN" in environ or "HTTP_TRANSFER_ENCODING" in environ):
             return None
         match_id = path[len(PREFIX):-len(SUFFIX)]
-        if "/" in match_id or not id_can_exist(match_id):
+        if not match_id or "/" in match_id or not id_can_exist(match_id):
             return None
         content_type = environ.get("CONTENT_TYPE", "").replace(" ", "").lower()
         length = environ.get("CONTENT_LENGTH", "")

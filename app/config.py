@@ -168,6 +168,9 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
             "TRUCO_RATE_ACTION", "" if truco_env == "testing" else "60/10"),
         "RATE_LIMIT_CREATE": env.get(
             "TRUCO_RATE_CREATE", "" if truco_env == "testing" else "30/60"),
+        # join, leave and resign per player
+        "RATE_LIMIT_SEAT": env.get(
+            "TRUCO_RATE_SEAT", "" if truco_env == "testing" else "60/60"),
         # Webhooks: plain http URLs, and hosts with private / loopback / link-local / reserved
         # addresses (docs/correspondence.md), are allowed except in production.
         "WEBHOOK_ALLOW_HTTP": _flag("TRUCO_WEBHOOK_ALLOW_HTTP", env.get(
@@ -177,6 +180,24 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "MAX_WEBHOOKS_PER_PLAYER": 10,
         # How many matches one player may have waiting for players at once.
         "MAX_WAITING_MATCHES": int(env.get("TRUCO_MAX_WAITING_MATCHES") or 20),
+        # One line per request and per worker step (app/request_log.py), JSON in production.
+        "ACCESS_LOG": _flag("TRUCO_ACCESS_LOG", env.get("TRUCO_ACCESS_LOG"),
+                            truco_env != "testing"),
+        "JSON_LOGS": truco_env == "production",
+        # GET /metrics needs "Bearer <this>" when set; in production without it, it is off.
+        "METRICS_TOKEN": env.get("TRUCO_METRICS_TOKEN") or None,
+        # Invitations: pending ones per invitee and per inviter -> invitee (0: no cap), and
+        # the seconds one holds before it expires (app/invitation_rules.py).
+        "MAX_INVITATIONS_PER_INVITEE": int(_seconds(
+            env, "TRUCO_MAX_INVITATIONS", 0 if truco_env == "testing" else 20)),
+        "MAX_INVITATIONS_PER_PAIR": int(_seconds(
+            env, "TRUCO_MAX_INVITATIONS_PER_INVITER", 0 if truco_env == "testing" else 3)),
+        "INVITATION_TTL": _seconds(env, "TRUCO_INVITATION_TTL", 7 * 86400),
+        # Built-in bots one player may keep busy (app/bot_quota.py); 0: no cap (testing).
+        "MAX_BOT_MATCHES": int(_seconds(
+            env, "TRUCO_MAX_BOT_MATCHES", 0 if truco_env == "testing" else 10)),
+        "MAX_HARD_BOTS": int(_seconds(
+            env, "TRUCO_MAX_HARD_BOTS", 0 if truco_env == "testing" else 10)),
         # flask-smorest / apispec: the generated spec is the source of openapi.yaml.
         "API_TITLE": "Truco API",
         "API_VERSION": "1",
@@ -184,8 +205,8 @@ def load_config(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         "API_SPEC_OPTIONS": {
             "info": {"description": (
                 "Truco Paulista game server. The contract in prose is docs/api.md in the "
-                "source repository (also served by the server at /docs/api.md); the rules are "
-                "docs/rules.md (/docs/rules.md).")},
+                "source repository (also served by the server at /docs/api); the rules are "
+                "docs/rules.md (/docs/rules); every guide is listed at /docs/.")},
             "components": {
                 "securitySchemes": {
                     "bearerAuth": {"type": "http", "scheme": "bearer"},

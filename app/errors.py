@@ -227,10 +227,14 @@ def _failure_kind(e: BaseException) -> str:
     return f"database {type(cause).__name__}" + (f" {code}" if code else "")
 
 
+def first_line(e: BaseException) -> str:
+    """The first line of a (database) error's message: what a throttled log line shows."""
+    return (str(getattr(e, "orig", None) or e).strip().splitlines() or [""])[0]
+
+
 def handle_database_unavailable(e: Exception) -> Response:
     """503 ``service_unavailable``: the database is down, hung or overloaded; retry later."""
-    first_line = (str(getattr(e, "orig", None) or e).strip().splitlines() or [""])[0]
-    warn_throttled(log, _failure_kind(e), f"{request.method} {request.path}: {first_line}")
+    warn_throttled(log, _failure_kind(e), f"{request.method} {request.path}: {first_line(e)}")
     return problem(503, "service_unavailable",
                    "The database is not available right now; retry later.",
                    retry_after=UNAVAILABLE_RETRY_AFTER)

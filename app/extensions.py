@@ -16,8 +16,8 @@ from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 from app.errors import PROBLEM_MIMETYPE, ProblemSchema
-from app.schemas import (ENUMS, HEADERS, UNIONS, UNPROCESSABLE, Component,
-                         RateLimitedProblemSchema, ResponseSchema)
+from app.schemas import (ENUMS, HEADERS, INT_NAMES, UNIONS, UNPROCESSABLE, Component,
+                         MatchOptionsSchema, RateLimitedProblemSchema, ResponseSchema)
 
 # Stable constraint names, so that migrations can refer to them.
 NAMING_CONVENTION = {
@@ -54,6 +54,19 @@ class TypedConverter(OpenAPIConverter):
             return {"allOf": [{"$ref": ret.pop("$ref")}], "nullable": True}
         return super().field2nullable(field, ret)
 
+    def field2property(self, field: marshmallow.fields.Field) -> dict:
+        """A field with ``metadata["component"]`` is that component's ``$ref`` (its
+        description, default and nullability kept beside it in an ``allOf``)."""
+        ret = super().field2property(field)
+        name = field.metadata.get("component")
+        if name is None or isinstance(field, Component):
+            return ret
+        ref = {"$ref": f"#/components/schemas/{name}"}
+        kept = {k: ret[k] for k in ("description", "default") if k in ret}
+        if field.allow_none:
+            kept["nullable"] = True
+        return {"allOf": [ref], **kept} if kept else ref
+
     def component2ref(self, field: marshmallow.fields.Field, ret: dict, **_: Any) -> dict:
         if not isinstance(field, Component):
             return {}
@@ -85,8 +98,14 @@ class ProblemApi(flask_smorest.Api):
         kwargs.setdefault("marshmallow_plugin", TypedMarshmallowPlugin())
         super()._init_spec(**kwargs)
         components = self.spec.components
-        for name, values in ENUMS.items():
-            components.schema(name, component={"type": "string", "enum": values})
+        for name, values in sorted(ENUMS.items()):
+            if isinstance(values[0], int):
+                components.schema(name, component={
+                    "type": "integer", "enum": values,
+                    "x-enum-varnames": [INT_NAMES[v].upper() for v in values]})
+            else:
+                components.schema(name, component={"type": "string", "enum": values})
+        components.schema("MatchOptions", schema=MatchOptionsSchema)
         for name, union in UNIONS.items():
             mapping = {}
             for value, schema in union.variants.items():

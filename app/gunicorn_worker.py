@@ -2,6 +2,12 @@
 
 On SIGTERM it also tells :mod:`app.shutdown` to answer every held long poll at once.
 
+It holds at most TRUCO_MAX_CONNECTIONS_PER_CLIENT connections per client address at once
+(default 256 in production, no cap otherwise; 0: no cap): one more is answered 429
+`too_many_connections` and closed, so one address cannot take every connection of a worker.
+Behind a reverse proxy every connection comes from the proxy: turn it off there and cap per
+client at the proxy (docs/reliability.md).
+
 Gunicorn rejects some requests before the application sees them (a bad request line or
 header: 400, a request line too long: 414, too many or too large headers: 431, a bad chunk
 size met while it drains a body: 400) with a small HTML page. This worker lets gunicorn choose
@@ -11,7 +17,9 @@ problem (``application/problem+json``) instead.
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections import Counter
 from typing import Any
 
 import gevent
@@ -44,12 +52,14 @@ class _Capture:
         return len(data)
 
 
-def problem_bytes(status: int, reason: str) -> bytes:
+def problem_bytes(status: int, reason: str, code: str | None = None,
+                  detail: str | None = None) -> bytes:
     """A complete HTTP/1.1 problem+json response that closes the connection."""
-    code = HTTP_CODES.get(status, f"http_{status}")
+    code = code or HTTP_CODES.get(status, f"http_{status}")
     body = json.dumps({
         "type": TYPE_PREFIX + code, "title": reason, "status": status,
-        "detail": f"The server could not read this request ({reason}).", "code": code,
+        "detail": detail or f"The server could not read this request ({reason}).",
+        "code": code,
     }).encode() + b"\n"
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
             f"Content-Type: {PROBLEM_MIMETYPE}\r\nContent-Length: {len(body)}\r\n\r\n")
@@ -59,6 +69,33 @@ def problem_bytes(status: int, reason: str) -> bytes:
 class ProblemGeventWorker(GeventWorker):
     """``GeventWorker`` whose pre-application error answers are problem+json, and whose
     graceful stop (SIGTERM) answers the held long polls at once (:mod:`app.shutdown`)."""
+
+    def init_process(self) -> None:
+        default = "256" if os.environ.get("TRUCO_ENV", "").strip() == "production" else "0"
+        self.connection_cap = int(os.environ.get("TRUCO_MAX_CONNECTIONS_PER_CLIENT")
+                                  or default)
+        self.connections: Counter[str] = Counter()
+        super().init_process()
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        """Gunicorn's, for at most `connection_cap` connections of one address at once."""
+        key = str(addr[0]) if isinstance(addr, tuple) else str(addr)
+        if self.connection_cap and self.connections[key] >= self.connection_cap:
+            try:
+                util.write_nonblock(client, problem_bytes(
+                    429, "Too Many Requests", "too_many_connections",
+                    f"at most {self.connection_cap} connections at once per address"))
+            except Exception:  # noqa: BLE001 - the client may be gone
+                pass
+            util.close(client)
+            return
+        self.connections[key] += 1
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self.connections[key] -= 1
+            if not self.connections[key]:
+                del self.connections[key]
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         super().handle_exit(sig, frame)  # stop accepting; keep-alive connections close

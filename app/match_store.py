@@ -15,6 +15,7 @@ from app.extensions import db
 from app.fairness import match_key, reveal_events
 from app.models import ActionRecord, Match, Seat, id_can_exist
 from app.rendering import iso
+from app.request_log import current_request_id
 from app.waiting import CHANNEL
 from app.webhook_events import on_store as enqueue_webhooks
 from app.writes import SESSION_WRITES, Writes
@@ -56,15 +57,6 @@ def lock_match(match_id: str) -> Match:
     if locked is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     return get_match(match_id)
-
-
-def claim_due(now: datetime) -> Match | None:
-    """The most overdue match with background work, locked; matches that another worker
-    holds are skipped, so two workers never take the same one."""
-    claimed = db.session.execute(
-        select(Match.id).where(Match.due_at <= now, Match.status == "active")
-        .order_by(Match.due_at).limit(1).with_for_update(skip_locked=True)).scalar_one_or_none()
-    return None if claimed is None else get_match(claimed)
 
 
 def notify(match: Match, *others: str, writes: Writes = SESSION_WRITES) -> None:
@@ -134,7 +126,8 @@ def schedule(match: Match, now: datetime, writes: Writes = SESSION_WRITES) -> No
                                "deadline": iso(match.deadline)}], writes)
     if match.status == "active" and bots.intersection(match.to_act):
         match.due_at = now
-        writes.notify(DUE_CHANNEL, match.id)
+        cause = current_request_id()  # (named in the worker's line for this work)
+        writes.notify(DUE_CHANNEL, f"{match.id} {cause}" if cause else match.id)
     else:
         match.due_at = match.warn_at or match.deadline
 

@@ -10,12 +10,15 @@ from flask import current_app
 
 import engine
 from app import action_path, commitments, handles
+from app.bot_quota import check_bot_quota
 from app.errors import ApiError
+from app.invitation_rules import check_invitation_quota
 from app.extensions import db
 from app.fairness import fairness_config, key_of, match_key, new_secret
 from app.match_store import append_events, bump, lock_match, notify, start_state, store
 from app.models import Match, Player, Seat, new_id
 from app.rendering import Answer, view_answer
+from app.seat_gate import refuse_outsider
 from app.webhook_events import enqueue_invited
 from app.writes import BufferedWrites, Writes
 from app.written import written
@@ -73,6 +76,9 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
                            errors={"invite": [f"no player {pid}" for pid in unknown]})
         if 1 + len(bots) < players:  # the match will wait for players
             _check_waiting_cap(found.waiting)
+        check_bot_quota(bots, found.bots_in_flight)
+        check_invitation_quota([i["player_id"] for i in invites], found.pending,
+                               found.blocked_by)
         seed = body["seed"] if body["seed"] is not None else server_seed()
         config = {"options": body["options"], "deals": body["deals"],
                   "start_score": body["start_score"],
@@ -211,6 +217,7 @@ def leave_match(player: Player, match_id: str) -> Answer:
     """Give up a seat before the match starts, or decline an invitation. A match left with
     no player who has accepted is cancelled (its pending invitations go with it). The
     match as a spectator sees it now."""
+    refuse_outsider(match_id, player.id, "leave")
     match = lock_match(match_id)
     invitation = match.invitation_for(player.id)
     seat = match.seat_of(player.id) or invitation

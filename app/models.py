@@ -267,3 +267,4 @@ class RateWindow(db.Model):
 from app.webhook_models import WebhookDelivery, WebhookEndpoint  # noqa: E402,F401 (tables)
 from app.rating_models import PlayerTally, Rating  # noqa: E402,F401 (tables)
 from app.commitment_models import Commitment  # noqa: E402,F401 (tables)
+from app.block_models import PlayerBlock  # noqa: E402,F401 (tables)

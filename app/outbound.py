@@ -8,6 +8,7 @@ import http.client
 import socket
 import ssl
 import threading
+import time
 from dataclasses import dataclass
 
 from app.webhook_urls import IPAddress, Target, UnsafeUrl, check
@@ -15,7 +16,8 @@ from app.webhook_urls import IPAddress, Target, UnsafeUrl, check
 CONNECT_TIMEOUT = 3.0
 READ_TIMEOUT = 5.0
 TOTAL_TIMEOUT = 10.0
-"""Seconds from the first connect to the last byte read; then the socket is shut."""
+"""Seconds from the first connect to the last byte read, whatever the number of addresses
+tried: then the socket is shut and the attempt has failed."""
 MAX_ANSWER_BYTES = 4096
 """What is read of an answer's body; the rest is never read."""
 
@@ -35,12 +37,13 @@ class Reply:
 class _PinnedHTTP(http.client.HTTPConnection):
     """HTTP to a fixed address; Host names the URL's host."""
 
-    def __init__(self, target: Target, address: IPAddress) -> None:
-        super().__init__(target.host, target.port, timeout=CONNECT_TIMEOUT)
+    def __init__(self, target: Target, address: IPAddress, connect_timeout: float) -> None:
+        super().__init__(target.host, target.port, timeout=connect_timeout)
         self.address = address
+        self.connect_timeout = connect_timeout
 
     def _open(self) -> socket.socket:
-        sock = socket.create_connection((str(self.address), self.port), CONNECT_TIMEOUT)
+        sock = socket.create_connection((str(self.address), self.port), self.connect_timeout)
         sock.settimeout(READ_TIMEOUT)
         return sock
 
@@ -71,17 +74,21 @@ def post(url: str, body: bytes, headers: dict[str, str], *, allow_http: bool,
     """POST `body` to `url`; the answer (a redirect is an answer: it is not followed).
     UnsafeUrl for a URL the server will not call, OutboundError when no answer came."""
     target, addresses = check(url, allow_http=allow_http, allow_private=allow_private)
+    deadline = time.monotonic() + TOTAL_TIMEOUT
     last: Exception | None = None
     for address in addresses:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise OutboundError(f"no complete answer within {TOTAL_TIMEOUT:g} s")
         kind = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
-        conn = kind(target, address)
+        conn = kind(target, address, min(CONNECT_TIMEOUT, left))
         try:
             conn.connect()
         except OSError as exc:
             conn.close()
             last = exc
             continue
-        watchdog = threading.Timer(TOTAL_TIMEOUT, _shut, (conn,))
+        watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), _shut, (conn,))
         watchdog.daemon = True
         watchdog.start()
         try:

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 import orjson
+from sqlalchemy.orm.attributes import flag_modified
 
 import engine
 from app import action_path
@@ -20,6 +21,7 @@ from app.match_store import (FORFEIT, append_events, bump, load_state, lock_matc
                              record, store)
 from app.models import Match, Player, Seat
 from app.rendering import Answer, etag, etag_matches, match_view, view_answer
+from app.seat_gate import refuse_outsider
 from app.webhook_events import enqueue_deadline_soon, enqueue_turn_timed_out
 from app.waiting import heard_version
 from app.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
@@ -156,6 +158,7 @@ def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: 
 
 def resign(player: Player, match_id: str) -> Answer:
     """The caller's team concedes the match: their view after it."""
+    refuse_outsider(match_id, player.id, "resign")
     match = lock_match(match_id)
     seat = match.seat_of(player.id)
     if seat is None:
@@ -188,7 +191,7 @@ def advance(match: Match, now: datetime) -> Step:
     seat = next((s for s in match.to_act if s in levels), None)
     if match.status != "active":
         match.due_at = match.deadline = None
-        return "nothing"
+        return _no_new_version(match, "nothing")
     if seat is not None:
         state = load_state(match)
         action = choose(levels[seat], engine.view(state, seat), bot_rng(match, seat))
@@ -202,12 +205,19 @@ def advance(match: Match, now: datetime) -> Step:
                 enqueue_deadline_soon(match, player_id)
         match.warn_at = None
         match.due_at = match.deadline
-        return "warned"
+        return _no_new_version(match, "warned")
     else:
         match.due_at = match.warn_at or match.deadline
-        return "nothing"
+        return _no_new_version(match, "nothing")
     notify(match)
     return "bot_moved" if seat is not None else "timed_out"
+
+
+def _no_new_version(match: Match, step: Step) -> Step:
+    """A step that makes no new version keeps what readers see: `updated_at` is written as it
+    was (not the model's `onupdate`), so one version names exactly one body."""
+    flag_modified(match, "updated_at")
+    return step
 
 
 def _time_out(match: Match, now: datetime) -> None:

@@ -17,6 +17,7 @@ from flask import current_app
 
 from app.auth import bearer_token, hash_token
 from app.errors import ApiError
+from app.metrics import HELD
 from app.ratelimit import client_address
 
 RETRY_AFTER = 2
@@ -69,17 +70,18 @@ def hold_slot() -> Callable[[], None]:
 
 def take(key: str, cap: int) -> bool:
     """Take one of `key`'s slots (always, when `cap` is 0); False when none is free."""
-    if cap <= 0:
-        return True
-    with _lock:
-        if _held.get(key, 0) >= cap:
-            return False
-        _held[key] = _held.get(key, 0) + 1
+    if cap > 0:
+        with _lock:
+            if _held.get(key, 0) >= cap:
+                return False
+            _held[key] = _held.get(key, 0) + 1
+    HELD.inc()
     return True
 
 
 def give_back(key: str, cap: int) -> None:
     """Give back a slot that :func:`take` gave."""
+    HELD.dec()
     if cap <= 0:
         return
     with _lock:

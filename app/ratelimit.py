@@ -17,8 +17,9 @@ from sqlalchemy import text
 from app.errors import ApiError
 from app.extensions import db
 
-KINDS = ("register", "action", "create")
-"""What is limited: registrations per address, actions and match creations per player."""
+KINDS = ("register", "action", "create", "seat")
+"""What is limited: registrations per address, actions, match creations and seat changes
+(join, leave, resign) per player."""
 
 _COUNT = text("""
     INSERT INTO rate_windows AS w (kind, key, started_at, used)

@@ -7,6 +7,7 @@ from typing import Any
 
 import engine
 from app.fairness import fairness_view
+from app.invitation_rules import expires_at as invitation_expires_at
 from app.models import Event, Match, Player, Seat
 
 
@@ -153,6 +154,9 @@ def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
         "invitation": invitation is not None,
         "deadline": iso(match.deadline),
         "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
+        "invitation_expires_at": None if invitation is None or invitation.joined_at is None
+        else iso(invitation_expires_at(invitation.joined_at)),
+        "turn_timeout": match.turn_timeout, "on_timeout": match.on_timeout,
     }
 
 

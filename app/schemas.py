@@ -12,6 +12,7 @@ from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, vali
 from app.errors import ProblemSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, PLAYER_COUNTS, RULESETS
 from engine.bots import BOT_LEVELS
+from engine.rules import MAX_IRON_HAND_VALUE
 
 MAX_TURN_TIMEOUT = 1_209_600
 MAX_OFFSET = 2**31 - 1  # PostgreSQL's OFFSET is a bigint: a larger number would be a 500
@@ -56,6 +57,29 @@ class QuerySchema(Schema):
 
     class Meta:
         unknown = EXCLUDE
+
+
+ENUMS: dict[str, list[Any]] = {}
+"""Enumerations that are components of the spec, by name, so that generators give each one
+class with good names; a nullable one is ``allOf: [$ref]`` + ``nullable``."""
+INT_NAMES = {1: "one", 2: "two", 4: "four", 6: "six", 12: "twelve"}
+"""The member names of integer enumerations (``x-enum-varnames``): ``PlayerCount.FOUR``."""
+
+
+def named_enum(component: str, values: Any, field: type[fields.Field] | None = None,
+               **kwargs: Any) -> fields.Field:
+    """A field that takes one of ``values``, documented as the component ``component``."""
+    values = list(values)
+    assert ENUMS.setdefault(component, values) == values, component
+    ints = isinstance(values[0], int)
+    cls = field or (fields.Integer if ints else fields.String)
+    metadata = {**kwargs.pop("metadata", {}), "component": component}
+    return cls(validate=validate.OneOf(values), metadata=metadata,
+               **(STRICT_INT if ints and cls is fields.Integer else {}), **kwargs)
+
+
+def pascal(name: str) -> str:
+    return "".join(part.title() for part in name.split("_"))
 
 
 # --- requests --------------------------------------------------------------------------
@@ -110,7 +134,7 @@ class PlayerLookupQuerySchema(QuerySchema):
 
 class BotSeatSchema(Schema):
     seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
-    level = fields.String(required=True, validate=validate.OneOf(BOT_LEVELS))
+    level = named_enum("BotLevel", BOT_LEVELS, required=True)
 
 
 class InviteSchema(Schema):
@@ -141,23 +165,21 @@ CLIENT_SEED = {"load_default": None, "allow_none": True,
 
 
 class MatchCreateSchema(Schema):
-    ruleset = fields.String(load_default="paulista", validate=validate.OneOf(list(RULESETS)))
-    players = fields.Integer(load_default=2, validate=validate.OneOf(PLAYER_COUNTS), **STRICT_INT)
-    target_score = fields.Integer(load_default=12, validate=validate.Equal(12), **STRICT_INT)
+    ruleset = named_enum("RulesetName", RULESETS, load_default="paulista")
+    players = named_enum("PlayerCount", PLAYER_COUNTS, load_default=2)
+    target_score = named_enum("TargetScore", [12], load_default=12)
     seat = fields.Integer(load_default=None, allow_none=True, validate=SEAT_RANGE, **STRICT_INT)
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
     invite = fields.List(fields.Nested(InviteSchema), load_default=list, metadata={
         "description": "seats reserved for named players: each finds the invitation in "
                        "GET /v1/me/matches, accepts by joining and declines by leaving"})
-    visibility = fields.String(load_default="public",
-                               validate=validate.OneOf(["public", "private"]))
+    visibility = named_enum("Visibility", ["public", "private"], load_default="public")
     turn_timeout = fields.Integer(
         load_default=None, allow_none=True, validate=validate.Range(10, MAX_TURN_TIMEOUT),
         metadata={"description": "seconds each player has to act (10 s to 14 days), or null for "
                                  "no limit; see on_timeout"},
         **STRICT_INT)
-    on_timeout = fields.String(load_default="auto_play",
-                               validate=validate.OneOf(["auto_play", "forfeit"]))
+    on_timeout = named_enum("TimeoutPolicy", ["auto_play", "forfeit"], load_default="auto_play")
     seed = fields.Integer(load_default=None, allow_none=True,
                           validate=validate.Range(0, 2**62), **STRICT_INT)
     start_score = fields.List(fields.Integer(**STRICT_INT), load_default=None, allow_none=True)
@@ -168,6 +190,7 @@ class MatchCreateSchema(Schema):
         metadata={"description": "a commitment from POST /v1/commitments: the match uses "
                                  "its secret"})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
+        "component": "MatchOptions",
         "description": "ruleset options by name (docs/rules.md); defaults: "
                        + ", ".join(f"{k}={v}" for k, v in OPTION_DEFAULTS.items())})
 
@@ -204,12 +227,12 @@ class EventsQuerySchema(WaitQuerySchema):
 class LobbyQuerySchema(QuerySchema):
     limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
     offset = QueryInteger(load_default=0, validate=validate.Range(0, MAX_OFFSET))
-    ruleset = fields.String(validate=validate.OneOf(list(RULESETS)))
-    players = QueryInteger(validate=validate.OneOf(PLAYER_COUNTS))
+    ruleset = named_enum("RulesetName", RULESETS)
+    players = named_enum("PlayerCount", PLAYER_COUNTS, QueryInteger)
 
 
 class MyMatchesQuerySchema(WaitQuerySchema):
-    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished", "cancelled"]))
+    status = named_enum("MatchStatus", ["waiting", "active", "finished", "cancelled"])
     your_turn = fields.Boolean()
     limit = QueryInteger(load_default=50, validate=validate.Range(1, 200))
     offset = QueryInteger(load_default=0, validate=validate.Range(0, MAX_OFFSET))
@@ -354,10 +377,8 @@ class PlayerCreatedSchema(PlayerPublicSchema):
 STATUSES = ["waiting", "active", "finished", "cancelled"]
 HAND_END_REASONS = ["tricks", "raise_refused", "mao_de_onze_refused", "void", "illegal_call"]
 END_REASONS = ["score", "resigned", "timed_out", "cancelled"]
-ENUMS: dict[str, list[str]] = {"Special": ["mao_de_onze", "mao_de_ferro"],
-                               "BotLevel": list(BOT_LEVELS), "EndReason": END_REASONS}
-"""Enumerations that are components, so that a nullable one is ``allOf: [$ref]`` +
-``nullable`` (an inline ``enum`` with ``null`` becomes several enum types in generators)."""
+ENUMS.update({"Special": ["mao_de_onze", "mao_de_ferro"], "BotLevel": list(BOT_LEVELS),
+              "EndReason": END_REASONS})
 
 
 class RaisePendingSchema(ResponseSchema):
@@ -437,7 +458,7 @@ class LastHandSchema(ResponseSchema):
     number = fields.Integer()
     winner_team = fields.Integer(allow_none=True)
     points = fields.Integer()
-    reason = enum(HAND_END_REASONS)
+    reason = named_enum("HandEndReason", HAND_END_REASONS)
     tricks = fields.List(fields.Nested(TrickSchema))
     calls = fields.List(fields.Nested(CallSchema), metadata=CALLS)
 
@@ -448,34 +469,33 @@ class YouSchema(ResponseSchema):
 
 
 def _option(name: str, **kwargs: Any) -> fields.Field:
+    """The field of option ``name``: its type and its allowed values (engine/rules.py)."""
     values = OPTION_CHOICES[name]
     if all(isinstance(v, bool) for v in values):
-        return fields.Boolean()
-    if all(isinstance(v, str) for v in values):
-        return enum(values)
+        return fields.Boolean(**kwargs)
     if None in values:
-        return fields.Integer(allow_none=True, metadata={"description": f"null or {values[1]}"})
-    return fields.Integer(validate=validate.OneOf(values))
+        return fields.Integer(allow_none=True, validate=validate.Range(1, values[1]), **kwargs)
+    return named_enum(pascal(name), values, **kwargs)
 
 
-class RulesSchema(ResponseSchema):
+FIRST_DEALER = {"oneOf": [{"$ref": "#/components/schemas/RandomDealer"},
+                          {"type": "integer", "minimum": 0, "maximum": max(PLAYER_COUNTS) - 1}]}
+ENUMS["RandomDealer"] = ["random"]
+
+
+MatchOptionsSchema = type("MatchOptionsSchema", (Schema,), {
+    "__doc__": "The ruleset's options (docs/rules.md names), each with its type and values: the "
+               "create body's `options` (the engine checks them: 422 naming options.<name>).",
+    "first_dealer": fields.Raw(metadata={**FIRST_DEALER, "description": "a seat, or random"}),
+    "iron_hand_value": fields.Integer(validate=validate.Range(1, MAX_IRON_HAND_VALUE), metadata={
+        "description": "the stake of a mão de ferro; default: the ruleset's base value"}),
+    **{name: _option(name) for name in OPTION_CHOICES}})
+
+
+class RulesSchema(ResponseSchema, MatchOptionsSchema):
     """The effective ruleset and options (RULES.md names)."""
 
-    ruleset = enum(RULESETS)
-    first_dealer = fields.Raw(metadata={
-        "oneOf": [{"type": "string", "enum": ["random"]}, {"type": "integer"}]})
-    tie_leader = _option("tie_leader")
-    all_ties = _option("all_ties")
-    response_mode = _option("response_mode")
-    raise_cap = _option("raise_cap")
-    iron_hand_blind = _option("iron_hand_blind")
-    iron_hand_value = fields.Integer()
-    face_down = _option("face_down")
-    face_down_after_tie = _option("face_down_after_tie")
-    max_face_down_per_team_per_trick = _option("max_face_down_per_team_per_trick")
-    force_highest_after_first_tie = _option("force_highest_after_first_tie")
-    illegal_call_policy = _option("illegal_call_policy")
-    games_to_win = _option("games_to_win")
+    ruleset = named_enum("RulesetName", RULESETS)
 
 
 class FairnessSchema(ResponseSchema):
@@ -513,17 +533,17 @@ class CommitmentSchema(ResponseSchema):
 
 class MatchViewSchema(ResponseSchema):
     id = fields.String()
-    ruleset = enum(RULESETS)
+    ruleset = named_enum("RulesetName", RULESETS)
     players = fields.Integer()
     target_score = fields.Integer()
-    status = enum(STATUSES)
+    status = named_enum("MatchStatus", STATUSES)
     version = fields.Integer()
-    visibility = enum(["public", "private"])
+    visibility = named_enum("Visibility", ["public", "private"])
     invite_code = fields.String(allow_none=True, metadata={"description": "seated players only"})
     fixed_deals = fields.Boolean()
     start_score = fields.List(fields.Integer())
     turn_timeout = fields.Integer(allow_none=True)
-    on_timeout = enum(["auto_play", "forfeit"])
+    on_timeout = named_enum("TimeoutPolicy", ["auto_play", "forfeit"])
     deadline = fields.DateTime(allow_none=True)
     seats = fields.List(fields.Nested(SeatSchema))
     score = fields.List(fields.Integer())
@@ -546,10 +566,10 @@ class MatchViewSchema(ResponseSchema):
 
 class MatchSummarySchema(ResponseSchema):
     id = fields.String()
-    ruleset = enum(RULESETS)
+    ruleset = named_enum("RulesetName", RULESETS)
     players = fields.Integer()
-    status = enum(STATUSES)
-    visibility = enum(["public", "private"])
+    status = named_enum("MatchStatus", STATUSES)
+    visibility = named_enum("Visibility", ["public", "private"])
     version = fields.Integer()
     score = fields.List(fields.Integer())
     seats_free = fields.Integer()
@@ -564,6 +584,11 @@ class MatchSummarySchema(ResponseSchema):
     deadline = fields.DateTime(allow_none=True)
     created_at = fields.DateTime()
     updated_at = fields.DateTime()
+    invitation_expires_at = fields.DateTime(allow_none=True, metadata={
+        "description": "when your invitation expires (then it is declined for you)"})
+    turn_timeout = fields.Integer(allow_none=True, metadata={
+        "description": "seconds a seat may take to act; null: no limit"})
+    on_timeout = enum(["auto_play", "forfeit"])
 
 
 class MatchListSchema(ResponseSchema):
@@ -572,10 +597,29 @@ class MatchListSchema(ResponseSchema):
                                  metadata={"description": "the next page's offset; null: last"})
 
 
+class InvitationsDeclinedSchema(ResponseSchema):
+    declined = fields.Integer(metadata={"description": "how many invitations were declined"})
+
+
+class BlockedSchema(InvitationsDeclinedSchema):
+    player_id = fields.String(metadata={"description": "the player blocked"})
+
+
+class BlockedPlayerSchema(ResponseSchema):
+    player_id = fields.String()
+    created_at = fields.DateTime()
+
+
+class BlockedListSchema(ResponseSchema):
+    items = fields.List(fields.Nested(BlockedPlayerSchema))
+
+
 class MyMatchListSchema(MatchListSchema):
     awaiting = fields.Integer(metadata={
-        "description": "how many of your matches wait for you (your turn or an invitation), "
-                       "whatever the filters and the page"})
+        "description": "how many of your matches wait for your move, whatever the filters "
+                       "and the page (invitations are counted apart)"})
+    invitations = fields.Integer(metadata={
+        "description": "your pending invitations, whatever the filters and the page"})
 
 
 # --- events (engine/play.py, engine/deal.py, engine/scoring.py, app/matches.py) ----------
@@ -701,7 +745,7 @@ class HandWonEventSchema(EventSchema):
     hand = fields.Integer()
     winner_team = fields.Integer(allow_none=True, metadata={"description": "null: void"})
     points = fields.Integer()
-    reason = enum(HAND_END_REASONS)
+    reason = named_enum("HandEndReason", HAND_END_REASONS)
     score = fields.List(fields.Integer())
 
 
@@ -743,7 +787,7 @@ class TurnTimedOutEventSchema(EventSchema):
     type = tag("turn_timed_out")
     seat = fields.Integer()
     player_id = fields.String(allow_none=True)
-    outcome = enum(["auto_play", "forfeit"])
+    outcome = named_enum("TimeoutPolicy", ["auto_play", "forfeit"])
     abandoned = fields.Boolean(metadata={"description": "the third deadline in a row"})
     timeouts_in_row = fields.Integer()
 
@@ -772,19 +816,30 @@ class EventPageSchema(ResponseSchema):
 # --- rulesets ------------------------------------------------------------------------------
 
 
-class OptionChoicesSchema(ResponseSchema):
-    values = fields.Raw(metadata={"description": "the accepted values, or a sentence"})
-    default = fields.Raw(metadata={"description": "any JSON value, null included"})
+def _choices(name: str, default: fields.Field, values: fields.Field) -> fields.Nested:
+    """``{"values", "default"}`` of option ``name`` in /v1/rulesets: its own typed schema."""
+    schema = type(f"{pascal(name)}ChoicesSchema", (ResponseSchema,),
+                  {"values": values, "default": default})
+    return fields.Nested(schema)
+
+
+RulesetOptionsSchema = type("RulesetOptionsSchema", (ResponseSchema,), {
+    "first_dealer": _choices("first_dealer", fields.Raw(metadata=FIRST_DEALER),
+                             fields.List(fields.String(), metadata={"description": "sentences"})),
+    "iron_hand_value": _choices("iron_hand_value", fields.Integer(), fields.String(
+        metadata={"description": "a sentence"})),
+    **{name: _choices(name, _option(name), fields.List(_option(name)))
+       for name in OPTION_CHOICES}})
 
 
 class RulesetSchema(ResponseSchema):
-    name = enum(RULESETS)
+    name = named_enum("RulesetName", RULESETS)
     base_value = fields.Integer()
     ladder = fields.List(fields.Integer())
     special_hand_at = fields.Integer()
     mao_de_onze_stake = fields.Integer()
     mao_de_onze_refused_award = fields.Integer()
-    options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionChoicesSchema))
+    options = fields.Nested(RulesetOptionsSchema)
 
 
 class LevelPlayerSchema(ResponseSchema):
@@ -891,6 +946,13 @@ IF_MATCH = header_param("If-Match", "apply only if the match still has this ETag
 IDEMPOTENCY_KEY = header_param("Idempotency-Key", "1 to 255 characters; a repeat with the "
                                "same body returns the stored answer and acts once",
                                minLength=1, maxLength=255)
+
+
+def not_modified_doc(description: str) -> dict[str, Any]:
+    """``@blp.alt_response(304, **not_modified_doc(...))`` of a conditional GET: declared as an
+    empty text body, so that generated clients type it (``str``) rather than ``Any``."""
+    return {"description": description, "headers": headers("ETag"), "content_type": "text/plain",
+            "schema": {"type": "string", "maxLength": 0, "description": "no body"}}
 
 
 def examples(bodies: dict[str, Any]) -> dict[str, Any]:

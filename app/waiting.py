@@ -55,6 +55,18 @@ def libpq_dsn(database_url: str) -> str:
         hide_password=False)
 
 
+def listen_connection(config: Any, channel: str,
+                      application_name: str) -> psycopg2.extensions.connection:
+    """A connection of its own (autocommit) listening on `channel`, for a loop that sleeps
+    until notified (the background worker's); psycopg2.Error when it cannot be had."""
+    conn = psycopg2.connect(libpq_dsn(config["SQLALCHEMY_DATABASE_URI"]),
+                            application_name=application_name,
+                            **config.get("DATABASE_CONNECT_ARGS", {}))
+    conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
+    conn.cursor().execute(f"LISTEN {channel}")
+    return conn
+
+
 class Notified(NamedTuple):
     """What a notification of a change says (payload `<match id>:<version>:<player id>,...`,
     see app.match_store.notify)."""

@@ -19,15 +19,18 @@ from __future__ import annotations
 import json
 import logging
 import random
-import threading
+import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from flask import Flask, current_app
-from sqlalchemy import select, update
+from flask import current_app
+from sqlalchemy import or_, select, update
 
 from app.extensions import db
+from app.metrics import DELIVERIES
 from app.outbound import OutboundError, Reply, post
+from app.webhook_breaker import after_attempt
 from app.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.webhook_signing import headers
 from app.webhook_urls import UnsafeUrl
@@ -39,9 +42,6 @@ MAX_RETRY = timedelta(hours=2)
 RETRY_WINDOW = timedelta(days=1)
 """A delivery that still fails this long after it was made has failed: its endpoint is
 disabled."""
-POLL_SECONDS = 1.0
-"""The longest a due delivery waits for the delivery thread to look."""
-BATCH = 100
 log = logging.getLogger(__name__)
 
 
@@ -54,6 +54,9 @@ class Claim:
     url: str
     secret: str
     body: bytes
+    endpoint_id: str = ""
+    owner: str = ""
+    """The player whose endpoint it is."""
 
 
 def backoff(attempts: int, rng: random.Random | None = None) -> timedelta:
@@ -64,14 +67,20 @@ def backoff(attempts: int, rng: random.Random | None = None) -> timedelta:
     return base * (rng or random).uniform(0.5, 1.0)
 
 
-def claim(now: datetime) -> Claim | None:
-    """Take the most overdue pending delivery (skipping those another worker is claiming)
-    and commit the lease; None when nothing is due."""
+def claim(now: datetime, busy_endpoints: Collection[str] = (),
+          busy_owners: Collection[str] = ()) -> Claim | None:
+    """Take the most overdue pending delivery (skipping those another worker is claiming,
+    those of endpoints whose circuit is open, and those of the endpoints and owners named
+    busy) and commit the lease; None when nothing is due."""
     delivery = db.session.execute(
         select(WebhookDelivery)
-        .where(WebhookDelivery.status == "pending", WebhookDelivery.next_attempt_at <= now)
+        .join(WebhookEndpoint, WebhookEndpoint.id == WebhookDelivery.endpoint_id)
+        .where(WebhookDelivery.status == "pending", WebhookDelivery.next_attempt_at <= now,
+               or_(WebhookEndpoint.open_until.is_(None), WebhookEndpoint.open_until <= now),
+               WebhookDelivery.endpoint_id.not_in(list(busy_endpoints)),
+               WebhookEndpoint.player_id.not_in(list(busy_owners)))
         .order_by(WebhookDelivery.next_attempt_at).limit(1)
-        .with_for_update(skip_locked=True)).scalar_one_or_none()
+        .with_for_update(of=WebhookDelivery, skip_locked=True)).scalar_one_or_none()
     if delivery is None:
         db.session.rollback()
         return None
@@ -80,13 +89,14 @@ def claim(now: datetime) -> Claim | None:
     if endpoint.status != "active":
         _give_up(delivery, "the endpoint is disabled")
         db.session.commit()
-        return claim(now)
+        return claim(now, busy_endpoints, busy_owners)
     lease = now + LEASE
     delivery.locked_until = delivery.next_attempt_at = lease
     delivery.attempts += 1
     delivery.last_attempt_at = now
     found = Claim(delivery.id, lease, endpoint.url, endpoint.secret,
-                  json.dumps(delivery.payload, separators=(",", ":")).encode())
+                  json.dumps(delivery.payload, separators=(",", ":")).encode(),
+                  endpoint.id, endpoint.player_id)
     db.session.commit()
     return found
 
@@ -144,6 +154,9 @@ def record(found: Claim, outcome: Reply | str, now: datetime) -> str | None:
     delivery.locked_until = None
     delivery.response_status = outcome.status if isinstance(outcome, Reply) else None
     error = _failure(outcome)
+    endpoint = db.session.execute(select(WebhookEndpoint).where(
+        WebhookEndpoint.id == delivery.endpoint_id).with_for_update()).scalar_one()
+    after_attempt(endpoint, error is None, now)
     if error is None:
         delivery.status = "delivered"
         delivery.delivered_at = now
@@ -169,30 +182,14 @@ def deliver_due(limit: int | None = None, now: datetime | None = None) -> int:
         found = claim(clock)
         if found is None:
             return done
+        started = time.perf_counter()
         outcome = send(found, clock)
-        record(found, outcome, now or datetime.now(timezone.utc))
+        status = record(found, outcome, now or datetime.now(timezone.utc))
+        DELIVERIES.labels({"pending": "retrying", None: "lease_lost"}.get(status, status)).inc()
+        if current_app.config.get("ACCESS_LOG"):
+            ms = round((time.perf_counter() - started) * 1000, 1)
+            answer = outcome.status if isinstance(outcome, Reply) else outcome[:100]
+            log.info("webhook delivery %s: %s (%s) %.1f ms", found.id, status, answer, ms,
+                     extra={"delivery_id": found.id, "outcome": status, "ms": ms})
         done += 1
     return done
-
-
-def start_thread(app: Flask, stop: threading.Event) -> threading.Thread:
-    """Send deliveries on a thread of their own until `stop` is set, so that a slow
-    endpoint never delays a bot's move."""
-
-    def loop() -> None:
-        while not stop.is_set():
-            try:
-                with app.app_context():
-                    try:
-                        if deliver_due(limit=BATCH) == BATCH:
-                            continue  # more may be due: no pause
-                    finally:
-                        db.session.remove()
-            except Exception:  # noqa: BLE001 - the database may be away: look again later
-                log.exception("webhook delivery step failed")
-            stop.wait(POLL_SECONDS)
-
-    thread = threading.Thread(target=loop, name="webhook-deliveries", daemon=True)
-    thread.start()
-    return thread
-

@@ -16,6 +16,11 @@ from app.rendering import iso
 from app.writes import SESSION_WRITES, Writes
 
 
+DELIVERY_CHANNEL = "truco_webhooks"
+"""Notified (empty payload) with every change that enqueues a delivery
+(app/webhook_dispatch.py listens)."""
+
+
 def _player_of(seat: Any) -> str | None:
     # (a seat added in this transaction has its player but no player_id before the flush)
     return seat.player.id if seat.player is not None else seat.player_id
@@ -49,6 +54,8 @@ def enqueue(match: Match, wanted: Iterable[tuple[str, str, int | None, bool, dic
                 writes.delivery(endpoint.id, event,
                                 _payload(match, event, player_id, seat, your_turn, extra), now)
                 added += 1
+    if added:
+        writes.notify(DELIVERY_CHANNEL, "")  # the senders start at the commit
     return added
 
 
@@ -81,9 +88,9 @@ def on_store(match: Match, state: engine.MatchState,
 
 def enqueue_invited(match: Match, player_id: str, seat: int | None = None,
                     writes: Writes = SESSION_WRITES) -> int:
-    """`invited`: a seat of `match` (`seat`, when one is reserved) is kept for `player_id`.
-    For the invitations feature to call in the transaction that reserves the seat."""
-    return enqueue(match, [("invited", player_id, seat, False, {})], writes)
+    """`invited`: a seat of `match` (`seat`, when one is reserved) is kept for `player_id`;
+    `your_turn` is true, as in the inbox: the match waits for them to answer."""
+    return enqueue(match, [("invited", player_id, seat, True, {})], writes)
 
 
 def enqueue_deadline_soon(match: Match, player_id: str) -> int:

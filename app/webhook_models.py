@@ -49,6 +49,11 @@ class WebhookEndpoint(db.Model):
                                         server_default=text("'active'"))
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     disabled_reason: Mapped[str | None] = mapped_column(String(200))
+    failures_in_row: Mapped[int] = mapped_column(Integer, nullable=False, default=0,
+                                                 server_default=text("0"))
+    """Attempts that failed since the last success (app/webhook_breaker.py)."""
+    open_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """While in the future, the circuit is open: no delivery to this endpoint is tried."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False,
                                                  server_default=func.now())
 

@@ -5,7 +5,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from app.schemas import ResponseSchema, enum
+from app.schemas import (END_REASONS, STATUSES, ResponseSchema, enum, named_enum, pascal,
+                         tag)
 from app.webhook_models import DELIVERY_STATUSES, ENDPOINT_STATUSES, WEBHOOK_EVENTS
 from app.webhook_urls import MAX_URL_LENGTH
 
@@ -69,3 +70,81 @@ class WebhookDetailSchema(WebhookSchema):
 
 class WebhookListSchema(ResponseSchema):
     items = fields.List(fields.Nested(WebhookSchema))
+
+
+# --- the payloads the server POSTs (app/webhook_events.py), documented as x-webhooks ---------
+
+
+class WebhookDataSchema(ResponseSchema):
+    """What every webhook payload's ``data`` holds: never a card (fetch the view)."""
+
+    match_id = fields.String()
+    version = fields.Integer(metadata={"description": "the match's version after the event"})
+    status = named_enum("MatchStatus", STATUSES)
+    player_id = fields.String(metadata={"description": "the player the event is for"})
+    seat = fields.Integer(allow_none=True, metadata={
+        "description": "their seat; null for an invitation to no seat in particular"})
+    team = fields.Integer(allow_none=True)
+    your_turn = fields.Boolean(metadata={"description": "the match waits for them (their seat "
+                                                        "may act, or they are invited)"})
+
+
+class MatchFinishedDataSchema(WebhookDataSchema):
+    winner_team = fields.Integer(allow_none=True)
+    end_reason = named_enum("EndReason", END_REASONS)
+
+
+class TurnTimedOutDataSchema(WebhookDataSchema):
+    outcome = named_enum("TimeoutPolicy", ["auto_play", "forfeit"])
+    abandoned = fields.Boolean(metadata={"description": "the third deadline in a row"})
+
+
+class DeadlineSoonDataSchema(WebhookDataSchema):
+    deadline = fields.DateTime(metadata={"description": "when the turn runs out"})
+
+
+def _payload(event: str, data: type[WebhookDataSchema], about: str) -> type[ResponseSchema]:
+    """The schema of the ``event`` webhook's body: ``{"type", "timestamp", "data"}``."""
+    name = pascal(event) + "WebhookSchema"
+    return type(name, (ResponseSchema,), {
+        "__doc__": about, "type": tag(event),
+        "timestamp": fields.DateTime(metadata={"description": "when the event happened"}),
+        "data": fields.Nested(data)})
+
+
+WEBHOOK_PAYLOADS: dict[str, type[ResponseSchema]] = {
+    "your_turn": _payload("your_turn", WebhookDataSchema,
+                          "Their seat entered the seats to act of a match."),
+    "match_started": _payload("match_started", WebhookDataSchema,
+                              "A match they sit in started."),
+    "match_finished": _payload("match_finished", MatchFinishedDataSchema,
+                               "A match they sit in ended."),
+    "invited": _payload("invited", WebhookDataSchema,
+                        "A seat of a match is reserved for them: join to accept."),
+    "deadline_soon": _payload("deadline_soon", DeadlineSoonDataSchema,
+                              "Their turn's deadline is a quarter of the turn away."),
+    "turn_timed_out": _payload("turn_timed_out", TurnTimedOutDataSchema,
+                               "Their turn's deadline passed: auto-played, or forfeited."),
+}
+"""Each webhook event's payload schema (app/webhook_events.py builds them)."""
+
+
+def document(spec: Any) -> None:
+    """Add the payloads to ``spec``: a component per event, the ``WebhookPayload`` oneOf,
+    and ``x-webhooks`` (OpenAPI 3.1's ``webhooks`` shape, in the 3.0 document)."""
+    mapping = {}
+    for event, schema in WEBHOOK_PAYLOADS.items():
+        name = schema.__name__.removesuffix("Schema")
+        spec.components.schema(name, schema=schema)
+        mapping[event] = f"#/components/schemas/{name}"
+    spec.components.schema("WebhookPayload", component={
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping}})
+    spec.options["x-webhooks"] = {event: {"post": {
+        "operationId": event.split("_")[0] + pascal(event)[len(event.split("_")[0]):] + "Webhook",
+        "summary": (WEBHOOK_PAYLOADS[event].__doc__ or "").strip(),
+        "description": "POSTed to your endpoint, signed (docs/correspondence.md)",
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": ref}}}},
+        "responses": {"2XX": {"description": "received (any other answer is retried)"}}}}
+        for event, ref in mapping.items()}

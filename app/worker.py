@@ -3,8 +3,9 @@ deadline that passed), away from the web processes, each step one transaction th
 same service path as a player's action (app.play.advance).
 
 The queue is the matches table itself: `due_at` is set when work becomes due (in the same
-transaction as the change that made it due), and a worker claims the most overdue match
-with `SELECT ... FOR UPDATE SKIP LOCKED`. Hence:
+transaction as the change that made it due), and a worker claims a due match with
+`SELECT ... FOR UPDATE SKIP LOCKED`, the owner who has had the least of its time first
+(app/bot_shares.py: fair shares between the players who asked for bots). Hence:
 
 - two workers never take the same match at once (the row lock), and a step is applied once
   (it is re-checked under the lock: no bot to act, nothing to do);
@@ -17,7 +18,7 @@ safety net (a notification lost while a worker reconnects costs at most one peri
 
 Between steps it settles finished matches (app.settle: tallies and ratings, once each).
 
-Webhook deliveries (app.webhook_delivery, docs/correspondence.md) are sent by a thread of
+Webhook deliveries (app.webhook_dispatch, docs/correspondence.md) are sent by threads of
 the same worker, from their own outbox table, so that a slow endpoint never delays a bot.
 
 Run one with `python -m app.worker` (DATABASE_URL as for the app); `scripts/dev.py serve`
@@ -26,55 +27,82 @@ and docker-compose start one beside the web server.
 from __future__ import annotations
 
 import logging
+import os
 import select
-import signal
 import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 import psycopg2
 import psycopg2.extensions
-from flask import Flask
+from flask import Flask, current_app
 from sqlalchemy import select as sql_select
-from sqlalchemy import update
+from sqlalchemy import func, update
 
+from app import logs
+from app.errors import DATABASE_ERRORS, first_line
 from app.extensions import db
-from app.match_store import DUE_CHANNEL, claim_due
+from app.logthrottle import warn_throttled
+from app.invitations import expire_due
+from app.retention import prune
+from app.bot_shares import Shares
+from app.match_store import DUE_CHANNEL, get_match
+from app.metrics import WORKER_STEPS
 from app.models import Match
 from app.play import advance
 from app.settle import settle_due
-from app.waiting import libpq_dsn
-from app.webhook_delivery import start_thread as start_deliveries
+from app.waiting import listen_connection
+from app.webhook_dispatch import start_thread as start_deliveries
 
 POLL_SECONDS = 1.0
 """The longest a worker sleeps without a notification before it looks again."""
+HOUSEKEEPING_SECONDS = 60.0
+"""How often a worker declines expired invitations and prunes old rows."""
 HELD_RETRY_SECONDS = 0.05
 """How soon a worker looks again at due work it skipped because the match was locked."""
 RETRY_AFTER_FAILURE = timedelta(seconds=30)
 """A step that raised is tried again after this, not in a hot loop."""
-log = logging.getLogger(__name__)
+MAX_CAUSES = 10_000
+"""The most request ids kept for work not yet done (then they are forgotten)."""
+log = logging.getLogger("app.worker")  # (also when run as __main__: python -m app.worker)
+SHARES = Shares()
+"""This process's fair shares between the owners of the matches it runs (app/bot_shares.py)."""
 
 
-def run_due(limit: int | None = None, now: datetime | None = None) -> int:
+def run_due(limit: int | None = None, now: datetime | None = None,
+            shares: Shares = SHARES, causes: dict[str, str] | None = None) -> int:
     """Do the work that is due, one step per transaction, until none is left (or `limit`
-    steps); the number of steps done. `now` (tests: a clock they control) defaults to the
-    time at each step. Needs an app context."""
+    steps), the owner whose clock is earliest first (`shares`), each step's time charged to
+    its owner; the number of steps done. `now` (tests: a clock they control) defaults to the
+    time at each step. `causes`: the request id that made each match's work due, for its
+    line (taken out as it is done). Needs an app context."""
     done = 0
     while limit is None or done < limit:
         moment = now or datetime.now(timezone.utc)
-        match = claim_due(moment)
-        if match is None:
+        began = time.perf_counter()
+        claimed = shares.claim(moment)
+        if claimed is None:
             db.session.rollback()
             return done
-        match_id = match.id
+        match = get_match(claimed)
+        match_id, owner = match.id, match.created_by
         try:
-            advance(match, moment)
+            step = advance(match, moment)
+            version = match.version
             db.session.commit()
+            WORKER_STEPS.labels(step).inc()
+            if step != "nothing" and current_app.config.get("ACCESS_LOG"):
+                ms = round((time.perf_counter() - began) * 1000, 1)
+                log.info("%s in match %s (version %s) %.1f ms", step, match_id, version, ms,
+                         extra={"step": step, "match_id": match_id, "version": version,
+                                "ms": ms, "request_id": (causes or {}).pop(match_id, None)})
         except Exception:  # noqa: BLE001 - one bad match must not stop the worker
             db.session.rollback()
             log.exception("background step failed for match %s; retrying later", match_id)
             db.session.execute(update(Match).where(Match.id == match_id).values(
                 due_at=moment + RETRY_AFTER_FAILURE))
             db.session.commit()
+        shares.charge(owner, moment, timedelta(seconds=time.perf_counter() - began))
         done += 1
     return done
 
@@ -86,57 +114,92 @@ def due_but_held(now: datetime) -> bool:
     ).first() is not None
 
 
+def next_due(now: datetime) -> datetime | None:
+    """When the soonest work not yet due falls due (a warning, a deadline), or None."""
+    return db.session.execute(
+        sql_select(func.min(Match.due_at)).where(Match.due_at > now, Match.status == "active")
+    ).scalar_one_or_none()
+
+
 class Worker:
     """A loop that runs `run_due` whenever work may be due, until `stop` is set."""
 
-    def __init__(self, app: Flask, poll_seconds: float = POLL_SECONDS) -> None:
+    def __init__(self, app: Flask, poll_seconds: float = POLL_SECONDS,
+                 deliveries: bool = True) -> None:
         self.app = app
         self.poll_seconds = poll_seconds
+        self.deliveries = deliveries
+        """Whether this loop also sends the webhook outbox (on a thread of its own)."""
         self.stop = threading.Event()
+        self.causes: dict[str, str] = {}
+        """Match id: the request id its last notification named (the request that made its
+        work due), for the lines of that work."""
         self._conn: psycopg2.extensions.connection | None = None
 
     def _listen(self) -> None:
         """(Re)connect the LISTEN connection; on failure the loop just polls."""
         try:
-            conn = psycopg2.connect(libpq_dsn(self.app.config["SQLALCHEMY_DATABASE_URI"]),
-                                    application_name="truco-worker",
-                                    **self.app.config.get("DATABASE_CONNECT_ARGS", {}))
-            conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
-            conn.cursor().execute(f"LISTEN {DUE_CHANNEL}")
-            self._conn = conn
+            self._conn = listen_connection(self.app.config, DUE_CHANNEL, "truco-worker")
         except psycopg2.Error as exc:
             log.warning("worker cannot LISTEN (%s); polling every %.1f s", exc,
                         self.poll_seconds)
             self._conn = None
 
-    def _sleep(self) -> None:
-        """Until a notification arrives or the poll period passes."""
+    def _sleep(self, seconds: float) -> None:
+        """Until a notification arrives or `seconds` pass."""
         if self._conn is None:
             self._listen()
         if self._conn is None:
-            self.stop.wait(self.poll_seconds)
+            self.stop.wait(seconds)
             return
         try:
-            if select.select([self._conn], [], [], self.poll_seconds) != ([], [], []):
+            if select.select([self._conn], [], [], seconds) != ([], [], []):
                 self._conn.poll()
+                if len(self.causes) > MAX_CAUSES:
+                    self.causes.clear()
+                for note in self._conn.notifies:  # "<match id> <request id>" or the id alone
+                    match_id, _, request_id = note.payload.partition(" ")
+                    if request_id:
+                        self.causes[match_id] = request_id
                 self._conn.notifies.clear()
         except (OSError, psycopg2.Error):
             self._conn.close()
             self._conn = None
 
+    def _housekeeping(self) -> None:
+        """Decline the invitations that expired (app/invitations.py) and prune what is past
+        its time (app/retention.py)."""
+        with self.app.app_context():
+            try:
+                now = datetime.now(timezone.utc)
+                expire_due(now)
+                prune(now)
+            finally:
+                db.session.remove()
+
     def run(self) -> None:
         log.info("worker started")
-        deliveries = start_deliveries(self.app, self.stop)  # webhooks, on a thread of their own
+        housekept = 0.0
+        deliveries = start_deliveries(self.app, self.stop) if self.deliveries else None
         while not self.stop.is_set():
             try:
                 with self.app.app_context():
                     try:
-                        run_due()
+                        run_due(causes=self.causes)
                         settle_due()
-                        held = due_but_held(datetime.now(timezone.utc))
+                        now = datetime.now(timezone.utc)
+                        held, soonest = due_but_held(now), next_due(now)
                     finally:
                         db.session.remove()
-            except Exception:  # noqa: BLE001 - the database may be away: look again later
+                if time.monotonic() - housekept >= HOUSEKEEPING_SECONDS:
+                    housekept = time.monotonic()
+                    self._housekeeping()
+            except DATABASE_ERRORS as exc:  # the database is away: one line, look again later
+                warn_throttled(log, "worker: database unavailable",
+                               f"worker step failed: {first_line(exc)}")
+                self.stop.wait(self.poll_seconds)
+                continue
+            except Exception:  # noqa: BLE001 - a bug: its traceback, then look again later
                 log.exception("worker step failed")
                 self.stop.wait(self.poll_seconds)
                 continue
@@ -145,24 +208,24 @@ class Worker:
                 # request that may end without a change, hence without a notification):
                 # look again soon rather than after a whole poll period.
                 self.stop.wait(HELD_RETRY_SECONDS)
-            else:
-                self._sleep()
+            else:  # until the next warning or deadline falls due, at the latest
+                until = (soonest - datetime.now(timezone.utc)).total_seconds() if soonest else None
+                self._sleep(self.poll_seconds if until is None
+                            else max(0.0, min(self.poll_seconds, until)))
         if self._conn is not None:
             self._conn.close()
-        deliveries.join()
+        if deliveries is not None:
+            deliveries.join()
         log.info("worker stopped")
 
 
 def main() -> None:
-    """`python -m app.worker`: run one worker until SIGTERM or SIGINT (the step under way
-    finishes first)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s [worker] %(message)s")
-    from app import create_app
+    """`python -m app.worker`: run TRUCO_WORKER_PROCESSES worker loops (app/worker_pool.py)
+    until SIGTERM or SIGINT (the steps under way finish first)."""
+    logs.configure("worker", os.environ.get("TRUCO_ENV") == "production")
+    from app.worker_pool import run_pool
 
-    worker = Worker(create_app())
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: worker.stop.set())
-    worker.run()
+    run_pool()
 
 
 if __name__ == "__main__":

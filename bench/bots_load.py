@@ -143,11 +143,12 @@ def parse_args(argv=None) -> argparse.Namespace:
 class BotWorker:
     """`python -m app.worker` in a process group of its own."""
 
-    def __init__(self, env: dict[str, str], logdir: Path) -> None:
+    def __init__(self, env: dict[str, str], logdir: Path, root: Path = ROOT) -> None:
+        """`root`: the code tree to run (bench/fair_bots.py runs a commit's too)."""
         self.log_path = logdir / "worker.log"
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.worker"], cwd=ROOT, env={**os.environ, **env},
+            [sys.executable, "-m", "app.worker"], cwd=root, env={**os.environ, **env},
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True)
 

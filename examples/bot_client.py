@@ -5,13 +5,17 @@ It needs Python 3.10+ and `requests`, nothing from the server's repository: copy
 anywhere and run it.
 
     python bot_client.py --base http://127.0.0.1:8000 --name mybot          # register, play on
+    python bot_client.py --base ... --name mybot --vs easy --once  # a match against `easy`
+    python bot_client.py --base ... --token "$TRUCO_TOKEN" --challenge p_123  # invite a player
     python bot_client.py --base ... --token "$TRUCO_TOKEN" --once           # one match, then stop
     python bot_client.py --base ... --token ... --join m_abc --invite-code XYZ --once
 
 What it does (docs/api.md is the contract; docs/bots.md walks through it):
 
 1. registers as a bot (`{"name": ..., "bot": true}`), or uses the token from `--token` or the
-   environment variable `TRUCO_TOKEN`;
+   environment variable `TRUCO_TOKEN`; with `--vs LEVEL` it creates a 2-player match against
+   a built-in bot of that level, with `--challenge PLAYER_ID` one whose seat 1 is reserved
+   for that player (`POST /v1/matches`);
 2. waits for work with the long poll `GET /v1/me/matches?your_turn=true&wait=30`, and accepts
    invitations (an item with `"invitation": true`: a seat reserved for it) with
    `POST /v1/matches/{id}/join`;
@@ -286,6 +290,10 @@ class Client:
         resp = self.request("GET", f"/v1/matches/{match_id}")
         return resp.json(), resp.headers.get("ETag")
 
+    def create(self, body: dict[str, Any]) -> View:
+        """`POST /v1/matches`: a new match, the caller seated in it; answers its view."""
+        return self.request("POST", "/v1/matches", body=body).json()
+
     def join(self, match_id: str, invite_code: str | None = None) -> tuple[View, str | None]:
         """Take a seat (accept an invitation with no body; a private match with its code)."""
         body = {"invite_code": invite_code} if invite_code else None
@@ -370,6 +378,20 @@ class Bot:
         log.info("%s: joined in seat %s (status %s)", match_id, view["you"]["seat"],
                  view["status"])
         self.open.add(match_id)
+
+    def create(self, vs: str | None = None, challenge: str | None = None) -> str:
+        """A 2-player match in seat 0, against the built-in level `vs` or with seat 1
+        reserved for the player `challenge`; its id."""
+        body: dict[str, Any] = {"players": 2, "seat": 0}
+        if vs:
+            body["bots"] = [{"seat": 1, "level": vs}]
+        if challenge:
+            body["invite"] = [{"seat": 1, "player_id": challenge}]
+        view = self.client.create(body)
+        log.info("%s: created (status %s), against %s", view["id"], view["status"],
+                 f"the built-in level {vs}" if vs else f"player {challenge}, invited")
+        self.open.add(view["id"])
+        return str(view["id"])
 
     def accept_invitation(self, match_id: str) -> None:
         """An invitation is a seat reserved for the bot: join it (no body)."""
@@ -500,6 +522,11 @@ def parse_args(argv: Iterable[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="easy")
     parser.add_argument("--join", metavar="MATCH_ID", help="first join this waiting match")
     parser.add_argument("--invite-code", help="the private match's invite code, for --join")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--vs", metavar="LEVEL", choices=("random", "easy", "medium", "hard"),
+                       help="first create a match against a built-in bot of this level")
+    start.add_argument("--challenge", metavar="PLAYER_ID",
+                       help="first create a match inviting this player to seat 1")
     parser.add_argument("--once", action="store_true",
                         help="stop after one finished match (same as --max-matches 1)")
     parser.add_argument("--max-matches", type=int, metavar="N",
@@ -511,6 +538,8 @@ def parse_args(argv: Iterable[str] | None = None) -> argparse.Namespace:
         parser.error("give --token (or TRUCO_TOKEN) or --name to register")
     if args.invite_code and not args.join:
         parser.error("--invite-code needs --join")
+    if args.join and (args.vs or args.challenge):
+        parser.error("--join, --vs and --challenge each start one match: give one of them")
     return args
 
 
@@ -532,6 +561,12 @@ def main(argv: Iterable[str] | None = None) -> int:
         log.info("playing as %s (%s) on %s", me["name"], me["id"], args.base)
         if args.join:
             bot.join(args.join, args.invite_code)
+        elif args.vs or args.challenge:
+            bot.create(args.vs, args.challenge)
+        else:
+            log.info("waiting for a match: invite me with {\"invite\": [{\"seat\": 1, "
+                     "\"player_id\": \"%s\"}]} in POST /v1/matches, or run me with --vs "
+                     "easy or --challenge PLAYER_ID", me["id"])
         bot.run(1 if args.once else args.max_matches)
     except Unauthorized as exc:
         log.error("the server refused the token (%s): register again or rotate it", exc)

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,36 +30,174 @@ INSTALLING_NAME = ".requirements.installing"
 """Present in .venv while pip installs requirements.txt: left behind, the install was cut."""
 REEXEC_FLAG = "TRUCO_DEV_IN_VENV"
 
+VARIABLES: tuple[tuple[str, str, str], ...] = (
+    ("DATABASE_URL",
+     "PostgreSQL URL (`postgres://`, `postgresql://` are normalised to psycopg2)",
+     "unset: `serve` starts the embedded PostgreSQL"),
+    ("TEST_DATABASE_URL",
+     "a PostgreSQL server for the tests (role with CREATEDB)",
+     "unset: a temporary embedded one"),
+    ("TRUCO_ENV",
+     "`development`, `testing` or `production`",
+     "`development`"),
+    ("TRUCO_FIXED_DEALS",
+     "`1` allows `seed`, `deals` and `start_score` in create bodies, `0` forbids them (403 "
+     "`fixed_deals_disabled`)",
+     "allowed except in production"),
+    ("TRUCO_RATE_REGISTER",
+     "registrations per client address, `COUNT/SECONDS`, shared by all processes (empty: off)",
+     "`20/60` (off under `testing`)"),
+    ("TRUCO_RATE_ACTION",
+     "actions per player, `COUNT/SECONDS`, shared by all processes (empty: off)",
+     "`60/10` (off under `testing`)"),
+    ("TRUCO_RATE_CREATE",
+     "match creations per player, `COUNT/SECONDS`, shared by all processes (empty: off)",
+     "`30/60` (off under `testing`)"),
+    ("TRUCO_MAX_WAITING_MATCHES",
+     "matches one player may have waiting for players at once",
+     "`20`"),
+    ("TRUCO_MAX_BOT_MATCHES",
+     "unfinished matches with built-in bots one player may have (409 `too_many_bot_matches`; 0: no cap)",
+     "`10` (off under `testing`)"),
+    ("TRUCO_MAX_HARD_BOTS",
+     "`hard` bot seats in those matches (0: no cap)",
+     "`10` (off under `testing`)"),
+    ("TRUCO_RATE_SEAT",
+     "joins, leaves and resignations per player, `COUNT/SECONDS` (empty: off)",
+     "`60/60` (off under `testing`)"),
+    ("TRUCO_MAX_CONNECTIONS_PER_CLIENT",
+     "connections one client address may hold at once per web worker (429 `too_many_connections` past it; 0: no cap; set 0 behind a reverse proxy and cap there)",
+     "`256` in production, no cap otherwise"),
+    ("TRUCO_MAX_INVITATIONS",
+     "pending invitations one player may have at once (409 `too_many_invitations` past it; "
+     "0: no cap)",
+     "`20` (off under `testing`)"),
+    ("TRUCO_MAX_INVITATIONS_PER_INVITER",
+     "pending invitations one player may send to one other player (0: no cap)",
+     "`3` (off under `testing`)"),
+    ("TRUCO_INVITATION_TTL",
+     "seconds an invitation holds before it expires (the worker declines it)",
+     "`604800` (7 days)"),
+    ("TRUCO_WORKER_PROCESSES",
+     "worker loops `python -m app.worker` runs, one process each (the first also sends webhooks)",
+     "the usable cores"),
+    ("TRUCO_CORS_ORIGINS",
+     "origins browsers may call from: `*`, or a comma-separated list such as "
+     "`https://play.example,http://localhost:3000` (see [CORS](docs/api.md#cors-browser-clients))",
+     "empty: CORS off"),
+    ("TRUCO_MAX_POLLS_PER_CLIENT",
+     "concurrent long polls per token (per address without one), per process; over it 429 "
+     "`rate_limited` (0: no cap)",
+     "`20` (off under `testing`)"),
+    ("TRUCO_WEBHOOK_ALLOW_PRIVATE",
+     "`1` lets webhooks call hosts with private, loopback, link-local or reserved addresses; `0` "
+     "refuses them, at registration and at each delivery ([safety "
+     "rules](docs/correspondence.md#what-the-server-will-call))",
+     "allowed except in production"),
+    ("TRUCO_WEBHOOK_ALLOW_HTTP",
+     "`1` accepts plain `http` webhook URLs; `0`: `https` only",
+     "allowed except in production"),
+    ("TRUCO_BODY_TIMEOUT",
+     "seconds a request body has to arrive in full (then 408 `request_timeout`; gevent worker "
+     "only)",
+     "`10`"),
+    ("TRUCO_DB_CONNECT_TIMEOUT",
+     "seconds to connect to the database",
+     "`3`"),
+    ("TRUCO_DB_STATEMENT_TIMEOUT",
+     "`statement_timeout`; the client gives up on a silent database 1 s later",
+     "`4`"),
+    ("TRUCO_DB_LOCK_TIMEOUT",
+     "`lock_timeout`",
+     "`3`"),
+    ("TRUCO_DB_IDLE_TX_TIMEOUT",
+     "`idle_in_transaction_session_timeout`",
+     "`10`"),
+    ("TRUCO_DB_POOL_TIMEOUT",
+     "seconds to wait for a free pooled connection",
+     "`3`"),
+    ("TRUCO_DB_TCP_USER_TIMEOUT",
+     "`tcp_user_timeout` (keepalives probe at half of it)",
+     "`10`"),
+    ("TRUCO_DB_POOL_SIZE",
+     "database connections each app process keeps open",
+     "`10`"),
+    ("TRUCO_DB_MAX_OVERFLOW",
+     "connections a process may open beyond those, closed when given back",
+     "`10`"),
+    ("TRUCO_DB_PRE_PING",
+     "`1`: test each pooled connection with a round trip before use (no 503 after a database "
+     "restart, one round trip more per request)",
+     "`0`"),
+    ("PORT",
+     "port gunicorn binds",
+     "`8000`"),
+    ("BIND_HOST",
+     "address gunicorn binds (`0.0.0.0`: every interface)",
+     "`127.0.0.1` under `scripts/dev.py serve`; `0.0.0.0` under plain gunicorn (docker)"),
+    ("WEB_CONCURRENCY",
+     "gunicorn worker processes (gevent: thousands of long polls each)",
+     "`2`"),
+    ("TRUCO_ACCESS_LOG",
+     "`1`: one line per request (method, path, status, ms, request id) and per worker step "
+     "(a bot's move, a deadline, a webhook delivery); `0`: off. JSON lines under `production`",
+     "on (off under `testing`)"),
+    ("TRUCO_METRICS_TOKEN",
+     "a secret a scraper of `GET /metrics` sends as `Authorization: Bearer ...`; unset under "
+     "`production`, `/metrics` is off (or keep it off the public port at the proxy)",
+     "unset: `/metrics` open except in production"),
+    ("PROMETHEUS_MULTIPROC_DIR",
+     "the folder where the processes' metrics meet (`serve` shares one between the web and "
+     "the background worker)",
+     "a fresh temporary folder per gunicorn start"),
+    ("GUNICORN_WORKER_CONNECTIONS",
+     "connections (held long polls included) one gunicorn worker serves at once",
+     "`2000`"),
+    ("GUNICORN_ACCESS_LOG",
+     "a file for gunicorn's own access log (`-`: standard output), beside the app's access lines",
+     "unset: none"),
+)
+"""The environment variables: name, meaning and default, in Markdown. ``--help`` and the
+README's table are made from it (``python3 scripts/dev.py variables``)."""
+
+
+def plain(markdown: str) -> str:
+    """A table cell as terminal text: links as their text, no backticks."""
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown).replace("`", "")
+
+
+def variables_markdown() -> str:
+    """The README's table of :data:`VARIABLES`."""
+    rows = [f"| `{name}` | {meaning} | {default} |" for name, meaning, default in VARIABLES]
+    return "\n".join(["| variable | meaning | default |", "|---|---|---|", *rows]) + "\n"
+
+
+def variables_text() -> str:
+    """:data:`VARIABLES` for ``--help``: each name, then its meaning and default, wrapped."""
+    return "".join(
+        f"  {name}\n" + textwrap.fill(f"{plain(meaning)}; default: {plain(default)}", 96,
+                                       initial_indent=" " * 6, subsequent_indent=" " * 6) + "\n"
+        for name, meaning, default in VARIABLES)
+
+
 USAGE = """\
 usage: python3 scripts/dev.py COMMAND [ARGS]
 
 commands:
   serve            the API under gunicorn on $BIND_HOST:$PORT (default 127.0.0.1:8000) and
-                   a background worker (bots);
+                   a background worker (bots, deadlines, webhooks);
                    with DATABASE_URL unset, an embedded PostgreSQL kept in instance/pgdata
   test [ARGS]      python -m pytest -q ARGS (the whole suite without ARGS)
   bench [ARGS]     every bench/*.py with ARGS (a NAME picks bench/NAME.py)
   audit            pip-audit of the pinned requirements (CI runs it before the tests)
+  variables        the environment variables below as the README's Markdown table
   help             this text (also -h, --help)
 
 Every command first creates .venv and installs requirements.txt when needed; a .venv left
 half-made by an interrupted first run is detected and rebuilt.
 
 environment:
-  PORT                 port gunicorn binds (default 8000)
-  BIND_HOST            address gunicorn binds (default 127.0.0.1; 0.0.0.0 for every interface)
-  DATABASE_URL         PostgreSQL URL; unset: serve starts the embedded PostgreSQL
-  TEST_DATABASE_URL    PostgreSQL server for the tests (role with CREATEDB); unset: a
-                       temporary embedded one
-  WEB_CONCURRENCY      gunicorn worker processes (default 2)
-  TRUCO_ENV            development (default), testing or production
-  TRUCO_FIXED_DEALS    1 / 0: allow `deals` and `start_score` in create bodies
-                       (default: allowed except in production)
-  TRUCO_RATE_REGISTER  registrations per client address, COUNT/SECONDS (default 20/60; empty: off)
-  TRUCO_RATE_ACTION    actions per player, COUNT/SECONDS (default 60/10; empty: off)
-  TRUCO_CORS_ORIGINS   browser origins allowed by CORS: empty (default, off), * or a
-                       comma-separated list such as https://a.example,http://localhost:3000
-"""
+""" + variables_text()
 
 
 def log(message: str) -> None:
@@ -172,6 +314,10 @@ def serve(args: list[str]) -> int:
         signal.signal(sig, _raise_stop)
     datadir = None
     gunicorn = worker = None
+    # One metrics folder for the web workers and the background worker: /metrics shows both.
+    metrics_dir = None
+    if not env.get("PROMETHEUS_MULTIPROC_DIR"):
+        metrics_dir = env["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="truco-metrics-")
     try:
         if not env.get("DATABASE_URL"):
             sys.path.insert(0, str(ROOT))
@@ -211,6 +357,8 @@ def serve(args: list[str]) -> int:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
         if datadir is not None:
             from app.embedded_pg import stop_embedded
 
@@ -259,6 +407,9 @@ def main(argv: list[str]) -> int:
     """Dispatch ``argv[0]`` to a command; ``help`` prints the usage."""
     if argv and argv[0] in HELP:
         print(USAGE, end="")
+        return 0
+    if argv == ["variables"]:
+        print(variables_markdown(), end="")
         return 0
     if not argv or argv[0] not in COMMANDS:
         if argv:

@@ -106,6 +106,11 @@ def app(database_url: str) -> Iterator[Any]:
         "RATE_LIMIT_REGISTER": "",
         "RATE_LIMIT_ACTION": "",
         "RATE_LIMIT_CREATE": "",
+        "RATE_LIMIT_SEAT": "",
+        "MAX_BOT_MATCHES": 0,
+        "MAX_HARD_BOTS": 0,
+        "MAX_INVITATIONS_PER_INVITEE": 0,
+        "MAX_INVITATIONS_PER_PAIR": 0,
     })
     yield application
     hub = application.extensions.get("truco_hub")
@@ -117,8 +122,11 @@ def app(database_url: str) -> Iterator[Any]:
 
 @pytest.fixture()
 def client(app: Any) -> Any:
-    """A Flask test client."""
-    return app.test_client()
+    """A Flask test client. Its requests name one X-Request-Id, so that two answers to the
+    same request are the same, headers included (the fronts' parity tests compare them)."""
+    test_client = app.test_client()
+    test_client.environ_base["HTTP_X_REQUEST_ID"] = "test-request"
+    return test_client
 
 
 @pytest.fixture()

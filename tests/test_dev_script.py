@@ -1,8 +1,11 @@
-"""scripts/dev.py: its usage, and a half-made .venv (an interrupted first run) is rebuilt."""
+"""scripts/dev.py: its usage, the one table of environment variables (VARIABLES: `--help`
+prints all of it, the README's table is made from it, every variable the code reads is in
+it), and a half-made .venv (an interrupted first run) is rebuilt."""
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -17,6 +20,10 @@ DEV = ROOT / "scripts" / "dev.py"
 ENV_VARS = ("PORT", "BIND_HOST", "DATABASE_URL", "TEST_DATABASE_URL", "WEB_CONCURRENCY",
             "TRUCO_ENV", "TRUCO_FIXED_DEALS", "TRUCO_RATE_REGISTER", "TRUCO_RATE_ACTION",
             "TRUCO_CORS_ORIGINS")
+
+
+INTERNAL = {"TRUCO_DEV_IN_VENV", "GUNICORN_CMD_ARGS"}
+"""Read by the code but set by it (dev.py's re-exec) or gunicorn's own, not configuration."""
 
 
 @pytest.fixture(scope="module")
@@ -135,3 +142,32 @@ def test_serve_refuses_a_port_in_use_before_starting_anything(tmp_path: Path) ->
     assert done.returncode != 0
     assert f"127.0.0.1:{port} is in use" in done.stderr and "PORT" in done.stderr
     assert "starting embedded PostgreSQL" not in done.stdout + done.stderr
+
+
+def test_help_lists_every_variable_of_the_table(dev: ModuleType) -> None:
+    done = subprocess.run([sys.executable, str(DEV), "--help"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    listed = re.findall(r"^  ([A-Z][A-Z0-9_]+)$", done.stdout, flags=re.M)
+    assert listed == [name for name, _, _ in dev.VARIABLES]
+    assert len(listed) >= 25
+
+
+def test_the_readme_table_is_the_generated_one(dev: ModuleType) -> None:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("| variable | meaning | default |")
+    assert readme[start:readme.index("\n\n", start) + 1] == dev.variables_markdown(), \
+        "run: python3 scripts/dev.py variables, and paste it into README.md"
+    done = subprocess.run([sys.executable, str(DEV), "variables"], capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert done.stdout == dev.variables_markdown()
+
+
+def test_every_variable_the_code_reads_is_in_the_table(dev: ModuleType) -> None:
+    sources = [*ROOT.glob("app/**/*.py"), *ROOT.glob("scripts/*.py"), ROOT / "gunicorn.conf.py",
+               ROOT / "wsgi.py"]
+    names = ("TRUCO_[A-Z0-9_]+", "GUNICORN_[A-Z0-9_]+", "PROMETHEUS_[A-Z_]+", "DATABASE_URL",
+             "TEST_DATABASE_URL", "PORT", "BIND_HOST", "WEB_CONCURRENCY")
+    pattern = "[\"'](" + "|".join(names) + ")[\"']"
+    read = {name for path in sources for name in re.findall(pattern, path.read_text())}
+    assert {"TRUCO_ENV", "DATABASE_URL", "TRUCO_DB_POOL_SIZE"} <= read
+    assert read - INTERNAL - {name for name, _, _ in dev.VARIABLES} == set()

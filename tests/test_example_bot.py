@@ -585,3 +585,60 @@ def test_the_bot_accepts_an_invitation_to_a_four_player_match(
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def _finish(process: subprocess.Popen[str], seconds: float = 240) -> tuple[dict[str, Any], str]:
+    """The bot's exit: its JSON summary and its log; it must stop by itself, with 0."""
+    out, err = process.communicate(timeout=seconds)
+    assert process.returncode == 0, err[-3000:]
+    return json.loads(out.strip().splitlines()[-1]), err
+
+
+def test_vs_level_starts_a_match_against_a_built_in_bot_and_plays_it(
+        server: Server, tmp_path: Path) -> None:
+    process = run_bot(tmp_path, ["--base", server.url, "--name", "vs-bot", "--vs", "random",
+                                 "--once", "--wait", "10"])
+    try:
+        summary, err = _finish(process)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    (match_id,) = summary["finished"]
+    assert f"{match_id}: created (status active), against the built-in level random" in err
+    assert summary["actions_accepted"] > 0
+    assert "waiting for a match" not in err
+
+
+def test_challenge_invites_a_player_who_accepts_and_they_play_it_out(
+        server: Server, tmp_path: Path) -> None:
+    """Two copies of the example: one challenges the other, which only waits for work."""
+    base = server.url
+    rival = requests.post(f"{base}/v1/players", json={"name": "rival", "bot": True},
+                          timeout=10).json()
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    waiting = run_bot(tmp_path / "b", ["--base", base, "--once", "--wait", "10"],
+                      token=rival["token"])
+    challenger = run_bot(tmp_path / "a", ["--base", base, "--name", "challenger",
+                                          "--challenge", rival["id"], "--once", "--wait", "10"])
+    try:
+        ours, err = _finish(challenger)
+        theirs, rival_err = _finish(waiting)
+    finally:
+        for process in (challenger, waiting):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    (match_id,) = ours["finished"]
+    assert theirs["finished"] == [match_id]
+    assert f"against player {rival['id']}, invited" in err
+    assert "waiting for a match: invite me with" in rival_err and rival["id"] in rival_err
+    assert f"{match_id}: joined in seat 1" in rival_err
+
+
+def test_join_vs_and_challenge_exclude_each_other() -> None:
+    for args in (["--vs", "easy", "--challenge", "p_1"], ["--join", "m_1", "--vs", "easy"],
+                 ["--vs", "grandmaster"]):
+        with pytest.raises(SystemExit):
+            bot.parse_args(["--token", "t", *args])
+    assert bot.parse_args(["--token", "t", "--vs", "hard"]).vs == "hard"

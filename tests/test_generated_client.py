@@ -1,5 +1,8 @@
 """A client generated from the served openapi.yaml plays a whole match, typed all the way.
 
+Its functions are named by the operationIds (every operation has one), the models that the match
+view and the create body use hold no ``Any``, options are typed, and a 304 keeps the 200's type.
+
 openapi-python-client (the generator third parties use) turns ``GET /openapi.yaml`` of a real
 server (gunicorn, as in production) into a package in a temporary folder; four players then
 register, create and join a 4-player match, long-poll, and play it to the end with items of
@@ -11,18 +14,25 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
+import time
 import subprocess
 import sys
 import time
 import types
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 import attrs
 import httpx
 import pytest
+import yaml
 
+from app.webhook_models import WEBHOOK_EVENTS
+from tests.api.webhook_receiver import receiver
 from tests.concurrency.servers import Server, start_servers
+from tests.spec_support import operations
 
 PACKAGE = "truco_client"
 # No post hooks: the generator would run ruff on the code, which nothing here needs.
@@ -119,20 +129,75 @@ def _module(name: str) -> Any:
     return importlib.import_module(f"{PACKAGE}.api.{name}")
 
 
+def _snake(operation_id: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", operation_id).lower()
+
+
+def _hints(model: type) -> dict[str, Any]:
+    names = vars(importlib.import_module(f"{PACKAGE}.models"))
+    return get_type_hints(model, vars(sys.modules[model.__module__]), names)
+
+
+def _untyped(hint: Any, where: str, seen: set[type]) -> list[str]:
+    """Where ``hint`` (a field's annotation, followed into models, unions, lists and maps)
+    holds ``Any``. A model's ``additional_properties`` (the fields a later version adds) is not
+    followed, except in a map model, whose entries it is."""
+    if hint is Any:
+        return [where]
+    if get_origin(hint) in (Union, types.UnionType, list, dict):
+        return [found for arg in get_args(hint) for found in _untyped(arg, where, seen)]
+    if not attrs.has(hint) or hint in seen:
+        return []
+    seen.add(hint)
+    hints, fields = _hints(hint), attrs.fields(hint)
+    return [found for field in fields
+            if field.name != "additional_properties" or len(fields) == 1
+            for found in _untyped(hints[field.name], f"{hint.__name__}.{field.name}", seen)]
+
+
+def test_every_operation_is_named_and_typed(api: types.ModuleType, server: Server) -> None:
+    """Functions named by operationIds; no Any in the view's and the create body's models,
+    in the rulesets' options, nor in what a conditional GET returns."""
+    spec = httpx.get(f"{server.url}/openapi.yaml", timeout=10).raise_for_status()
+    listed = list(operations(yaml.safe_load(spec.text)))
+    missing = [f"{method} {path}" for path, method, op in listed if "operationId" not in op]
+    assert missing == [], f"operations without an operationId: {missing}"
+    ids = [op["operationId"] for _, _, op in listed]
+    assert len(set(ids)) == len(ids) and all(re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)*", i)
+                                             for i in ids), ids
+    generated = {p.stem for p in (Path(api.__file__).parent / "api").glob("*/*.py")} - {
+        "__init__"}
+    assert generated == {_snake(i) for i in ids}
+    assert {"create_match", "get_match", "send_action", "join_match", "list_events",
+            "list_my_matches", "register_player"} <= generated
+
+    m = importlib.import_module(f"{PACKAGE}.models")
+    for model in (m.MatchView, m.MatchCreate, m.RulesetList):
+        assert _untyped(model, model.__name__, set()) == []
+    assert m.MatchOptions in get_args(_hints(m.MatchCreate)["options"])
+    assert [p.value for p in m.PlayerCount] == [2, 4, 6] and m.PlayerCount.FOUR == 4
+    for path, method, op in listed:
+        if "304" in op["responses"]:  # a conditional GET: the 304 keeps the 200's type
+            module = _module(f"{op['tags'][0]}.{_snake(op['operationId'])}")
+            returned = get_args(get_type_hints(module._parse_response, vars(module))["return"])
+            ok = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+            assert Any not in returned and getattr(m, ok.rsplit("/", 1)[1]) in returned, returned
+
+
 def _seating() -> tuple[Any, Any, Any]:
     """The generated modules that register a player, create a match and join it."""
-    return (_module("players.post_v1_players"), _module("matches.post_v1_matches"),
-            _module("matches.post_v1_matches_match_id_join"))
+    return (_module("players.register_player"), _module("matches.create_match"),
+            _module("matches.join_match"))
 
 
 def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: Server) -> None:
     m = importlib.import_module(f"{PACKAGE}.models")
     typed = Typed()
     register, create, join = _seating()
-    show = _module("matches.get_v1_matches_match_id")
-    mine = _module("players.get_v1_me_matches")
-    act = _module("actions.post_v1_matches_match_id_actions")
-    events = _module("events.get_v1_matches_match_id_events")
+    show = _module("matches.get_match")
+    mine = _module("players.list_my_matches")
+    act = _module("actions.send_action")
+    events = _module("events.list_events")
     timeout = httpx.Timeout(90)
 
     anonymous = api.Client(base_url=server.url, timeout=timeout)
@@ -145,23 +210,25 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
                                                timeout=timeout))
 
     answer = create.sync_detailed(client=clients[0], body=m.MatchCreate(
-        players=m.MatchCreatePlayers.VALUE_4, seat=0, seed=20240611))
+        players=m.PlayerCount.FOUR, seat=0, seed=20240611,
+        options=m.MatchOptions(tie_leader=m.TieLeader.HAND_MAO, games_to_win=m.GamesToWin.ONE)))
     waiting = typed(answer.parsed, m.MatchView)
     match_id = waiting.id
     assert answer.headers["Location"] == f"/v1/matches/{match_id}"
-    assert waiting.status == m.MatchViewStatus.WAITING and waiting.hand is None
+    assert waiting.status == m.MatchStatus.WAITING and waiting.hand is None
     assert typed(waiting.you, m.You).seat == 0 and waiting.legal_actions == []
+    assert waiting.rules.tie_leader == m.TieLeader.HAND_MAO
     etags: dict[int, str] = {0: answer.headers["ETag"]}
-    # a long poll that runs out: 304, nothing parsed
+    # a long poll that runs out: 304, an empty body
     held = show.sync_detailed(match_id, client=clients[0], wait=1, if_none_match=etags[0])
-    assert held.status_code == 304 and held.parsed is None
+    assert held.status_code == 304 and held.parsed == ""
 
     views: dict[int, Any] = {}
     for seat in range(1, 4):
         answer = join.sync_detailed(match_id, client=clients[seat], body=m.Join(seat=seat))
         views[seat], etags[seat] = typed(answer.parsed, m.MatchView), answer.headers["ETag"]
     current = views[3]
-    assert current.status == m.MatchViewStatus.ACTIVE
+    assert current.status == m.MatchStatus.ACTIVE
     assert [typed(s.player, m.PlayerPublic).name for s in current.seats] == [
         f"seat {i}" for i in range(4)]
 
@@ -174,7 +241,7 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
     seen_actions: set[type] = set()
     checked_errors = False
     for step in range(MAX_ACTIONS):
-        if current.status == m.MatchViewStatus.FINISHED:
+        if current.status == m.MatchStatus.FINISHED:
             break
         hand = typed(current.hand, m.Hand)
         seat = hand.to_act[0]
@@ -205,11 +272,11 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
         etags[seat] = answer.headers["ETag"]
         if step == 0:
             _replays_are_typed(m, typed, act, clients[seat], match_id, action, "step-0", current)
-    assert current.status == m.MatchViewStatus.FINISHED, "the match did not end"
+    assert current.status == m.MatchStatus.FINISHED, "the match did not end"
     assert current.winner_team in (0, 1) and current.legal_actions == []
     assert {m.PlayAction, m.RaiseAction} <= seen_actions
     last = typed(current.last_hand, m.LastHand)
-    assert last.reason in set(m.LastHandReason)
+    assert last.reason in set(m.HandEndReason)
 
     log: list[Any] = []
     after = 0
@@ -239,11 +306,11 @@ def test_a_generated_client_plays_a_whole_match(api: types.ModuleType, server: S
 def _rematch_is_typed(m: Any, typed: Typed, clients: list[Any], match_id: str) -> None:
     """The finished match's rematch (operation `createRematch`): 201 once, then the same
     match (200) for anyone; seats moved on by one."""
-    rematch, show = _module("matches.create_rematch"), _module("matches.get_v1_matches_match_id")
+    rematch, show = _module("matches.create_rematch"), _module("matches.get_match")
     made = rematch.sync_detailed(match_id, client=clients[2])
     new = typed(made.parsed, m.MatchView)
     assert made.status_code == 201 and made.headers["Location"] == f"/v1/matches/{new.id}"
-    assert typed(new.you, m.You).seat == 3 and new.status == m.MatchViewStatus.WAITING
+    assert typed(new.you, m.You).seat == 3 and new.status == m.MatchStatus.WAITING
     again = rematch.sync_detailed(match_id, client=clients[0])
     assert again.status_code == 200 and typed(again.parsed, m.MatchView).id == new.id
     old = typed(show.sync(match_id, client=clients[0]), m.MatchView)
@@ -284,14 +351,55 @@ def _replays_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: st
     assert typed(reused.parsed, m.Problem).code == "idempotency_key_reused"
 
 
+def test_every_webhook_payload_the_server_sends_parses_into_its_model(
+        api: types.ModuleType, server: Server) -> None:
+    """A real server's worker delivers each of the six events; each body is the model its
+    `type` names in the spec (x-webhooks), typed all the way, with no undocumented field."""
+    m, typed = importlib.import_module(f"{PACKAGE}.models"), Typed()
+    spec = yaml.safe_load(httpx.get(f"{server.url}/openapi.yaml", timeout=10).text)
+    assert set(spec["x-webhooks"]) == set(WEBHOOK_EVENTS)
+    register, add_hook = _module("players.register_player"), _module("webhooks.create_webhook")
+    create, join = _module("matches.create_match"), _module("matches.join_match")
+    resign = _module("matches.resign_match")
+    anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
+    players = [register.sync(client=anonymous, body=m.PlayerCreate(name=n)) for n in "ab"]
+    ana, bia = (api.AuthenticatedClient(base_url=server.url, token=p.token,
+                                        timeout=httpx.Timeout(30)) for p in players)
+    with receiver() as hook:
+        assert isinstance(add_hook.sync(client=ana, body=m.WebhookCreate(url=hook.url())),
+                          m.WebhookCreated)
+        # bia invites ana to seat 1; ana leads the first trick (seat 0 deals) with 10 s a turn
+        match = create.sync(client=bia, body=m.MatchCreate(
+            seat=0, turn_timeout=10, invite=[m.Invite(seat=1, player_id=players[0].id)],
+            options=m.MatchOptions(first_dealer=0)))
+        join.sync(match.id, client=ana, body=m.Join(seat=1))
+
+        def received(kind: str, seconds: float) -> None:
+            deadline = time.monotonic() + seconds
+            while kind not in [h.json["type"] for h in hook.received]:
+                assert time.monotonic() < deadline, f"no {kind} webhook"
+                time.sleep(0.05)
+
+        received("deadline_soon", 15)
+        received("turn_timed_out", 10)  # the easy bot plays for ana, who then resigns
+        resign.sync(match.id, client=ana)
+        received("match_finished", 10)
+    bodies = [h.json for h in hook.received]
+    assert {b["type"] for b in bodies} == set(WEBHOOK_EVENTS)
+    for body in bodies:
+        model = getattr(m, body["type"].title().replace("_", "") + "Webhook")
+        parsed = typed(model.from_dict(body), model)
+        assert parsed.data.match_id == match.id and parsed.data.player_id == players[0].id
+
+
 def test_a_generated_client_finds_players_and_reads_ratings(api: types.ModuleType,
                                                             server: Server) -> None:
     m = importlib.import_module(f"{PACKAGE}.models")
     typed = Typed()
-    register, create = _module("players.post_v1_players"), _module("matches.post_v1_matches")
+    register, create = _module("players.register_player"), _module("matches.create_match")
     update, find = _module("players.update_my_profile"), _module("players.find_player_by_handle")
     board = _module("leaderboard.get_leaderboard")
-    resign = _module("matches.post_v1_matches_match_id_resign")
+    resign = _module("matches.resign_match")
     anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
     created = typed(register.sync(client=anonymous, body=m.PlayerCreate(name="rita")),
                     m.PlayerCreated)
@@ -327,8 +435,8 @@ def test_a_generated_client_audits_a_match_and_replays_it(api: types.ModuleType,
     step, typed by the generated models."""
     m, typed = importlib.import_module(f"{PACKAGE}.models"), Typed()
     (register, create, join) = _seating()
-    resign = _module("matches.post_v1_matches_match_id_resign")
-    events = _module("events.get_v1_matches_match_id_events")
+    resign = _module("matches.resign_match")
+    events = _module("events.list_events")
     commit, replay = _module("commitments.create_commitment"), _module("replays.get_replay")
     anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
     clients = [api.AuthenticatedClient(base_url=server.url, timeout=httpx.Timeout(30), token=typed(

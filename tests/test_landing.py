@@ -26,7 +26,7 @@ def test_landing_page_links_to_the_docs(web: Any) -> None:
     assert r.mimetype == "text/html"
     page = r.get_data(as_text=True)
     links = set(re.findall(r'href="([^"]+)"', page))
-    assert {"/docs", "/openapi.yaml", "/docs/api.md", "/docs/rules.md"} <= links
+    assert {"/docs", "/openapi.yaml", "/docs/api", "/docs/rules", "/docs/"} <= links
     # no external resource: nothing loaded from another host, no script at all
     assert not re.search(r'(src|href)="(https?:)?//', page)
     assert "<script" not in page
@@ -41,21 +41,25 @@ def test_every_landing_link_answers(web: Any) -> None:
         assert web.get(link).status_code == 200, link
 
 
-@pytest.mark.parametrize("name", ["api", "rules"])
-def test_guides_are_served_as_markdown(web: Any, name: str) -> None:
-    r = web.get(f"/docs/{name}.md")
-    assert r.status_code == 200
-    assert r.headers["Content-Type"] == "text/markdown; charset=utf-8"
-    assert r.get_data() == (ROOT / "docs" / f"{name}.md").read_bytes()
+@pytest.mark.parametrize("name", ["api", "rules", "bots", "correspondence"])
+def test_guides_are_html_pages_and_their_files_redirect_to_them(web: Any, name: str) -> None:
+    r = web.get(f"/docs/{name}")
+    assert (r.status_code, r.mimetype) == (200, "text/html")
+    assert "<h1" in r.get_data(as_text=True) and "<script" not in r.get_data(as_text=True)
+    assert "default-src 'none'" in r.headers["Content-Security-Policy"]
+    moved = web.get(f"/docs/{name}.md")
+    assert (moved.status_code, moved.headers["Location"]) == (301, f"/docs/{name}")
 
 
-def test_other_markdown_under_docs_is_not_served(web: Any) -> None:
-    # only the two guides; /docs/<file> is otherwise Swagger UI's static files
-    assert web.get("/docs/architecture.md").status_code == 404
+def test_every_markdown_file_under_docs_is_a_guide_and_swagger_files_stay(web: Any) -> None:
+    index = web.get("/docs/").get_data(as_text=True)
+    for path in (ROOT / "docs").glob("*.md"):
+        assert f'href="/docs/{path.stem}"' in index, path.name
     assert web.get("/docs/swagger-ui.css").status_code == 200
+    assert web.get("/docs/nothing-here").status_code == 404
 
 
 def test_landing_is_not_in_the_spec() -> None:
     paths = yaml.safe_load((ROOT / "openapi.yaml").read_text())["paths"]
-    assert "/" not in paths and "/docs/{name}.md" not in paths
+    assert "/" not in paths and not any(p.startswith("/docs") for p in paths)
     assert not [p for p in paths if p.endswith(".md")]

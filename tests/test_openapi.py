@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib.util
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ import yaml
 
 from app import schemas
 from engine.actions import _FIELDS
+from tests.spec_support import event_types_written
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,20 +114,10 @@ def test_actions_are_a_oneof_with_exactly_the_fields_the_engine_reads() -> None:
         assert variant["additionalProperties"] is False  # the server refuses other fields
 
 
-def _event_types_written() -> set[str]:
-    """Every event type the engine and the app write (`{"type": "..."` in their source)."""
-    sources = [*(ROOT / "engine").glob("*.py"),
-               *(ROOT / "app" / name for name in ("matches.py", "play.py", "match_store.py",
-                                                  "fairness.py"))]
-    found = {m for path in sources
-             for m in re.findall(r'\{"type": "(\w+)"', path.read_text())}
-    return found - set(_FIELDS) - {"resign", "forfeit"}  # action bodies, not events
-
-
 def test_every_event_type_has_its_schema() -> None:
     event = _spec()["components"]["schemas"]["Event"]
     mapping = event["discriminator"]["mapping"]
-    written = _event_types_written()
+    written = event_types_written()
     assert {"player_joined", "player_left", "match_cancelled", "match_started", "hand_dealt",
             "card_played", "hand_won", "match_won"} <= written
     assert written <= set(mapping), written - set(mapping)

@@ -5,18 +5,21 @@ from __future__ import annotations
 from flask import Flask
 
 from app.extensions import api
+from app.webhook_schemas import document as document_webhooks
 
 
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint on ``app`` (after ``api.init_app(app)``)."""
-    from app.api import (actions, commitments, events, health, leaderboard, matches, players,
-                         replays, rulesets, streams, webhooks)
+    from app.api import (actions, commitments, events, health, invitations, leaderboard,
+                         matches, players, replays, rulesets, streams, webhooks)
 
     for module in (health, players, matches, actions, events, rulesets, webhooks, leaderboard,
-                   commitments, replays, streams):
+                   commitments, replays, invitations, streams):
         api.register_blueprint(module.blp)
+    document_webhooks(api.spec)
     app.register_blueprint(health.docs_bp)
-    from app.api import landing, webclient
+    from app.api import landing, metrics, webclient
 
     app.register_blueprint(landing.bp)
+    app.register_blueprint(metrics.bp)
     app.register_blueprint(webclient.bp)

@@ -29,7 +29,13 @@ def _authenticate() -> None:
 
 
 def idempotency_key(key: str | None) -> str | None:
-    """The Idempotency-Key header's value, checked (422 when it is unusable)."""
+    """The Idempotency-Key header's value as text (its bytes read as UTF-8 when they are),
+    checked in characters (422 when it is unusable)."""
+    if key is not None:
+        try:
+            key = key.encode("latin-1").decode("utf-8")  # (WSGI hands headers as latin-1)
+        except UnicodeError:
+            pass
     if key is not None and (not 1 <= len(key) <= 255 or "\x00" in key):
         rule = "must be 1 to 255 characters, without NUL"
         raise ApiError(422, "validation_error", f"Idempotency-Key {rule}",
@@ -64,7 +70,13 @@ def _wait_for_turn(match_id: str, seat: int, seconds: int) -> Match | None:
                   content_type=PROBLEM_MIMETYPE,
                   description="illegal_action (with reason and legal_actions), validation_error "
                               "or idempotency_key_reused")
+@blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  headers=headers("Retry-After"),
+                  description="service_unavailable: the database failed before the action was "
+                              "written, nothing changed; outcome_unknown: the commit could not "
+                              "be confirmed, retry with the same Idempotency-Key")
 @blp.doc(**AUTH_REQUIRED, **ACTION_BODY)
+@blp.doc(operationId="sendAction")
 def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Response:
     """Play, raise, accept or refuse. Answers with your view after the action; built-in bots
     then move in the background. With `wait=N` the answer is held until you must act

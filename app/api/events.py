@@ -23,6 +23,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1", description="Match event l
 @blp.arguments(EventsQuerySchema(), location="query")
 @blp.response(200, EventPageSchema)
 @blp.doc(**AUTH_OPTIONAL)
+@blp.doc(operationId="listEvents")
 def events(args: dict[str, Any], match_id: str) -> Response:
     """Events after `after`, oldest first, as the caller may see them; with `wait`, held until
     there is one. A finished match's whole log is open to its players."""

@@ -38,6 +38,7 @@ class StatusSchema(ma.Schema):
 
 @blp.route("/healthz")
 @blp.response(200, StatusSchema)
+@blp.doc(operationId="getHealth")
 def healthz() -> dict[str, str]:
     """The process is up."""
     return {"status": "ok"}
@@ -47,6 +48,7 @@ def healthz() -> dict[str, str]:
 @blp.response(200, StatusSchema)
 @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
                   description="The database is unreachable (code database_unavailable)")
+@blp.doc(operationId="getReadiness")
 def readyz() -> dict[str, str]:
     """The process can reach its database."""
     try:

@@ -1,20 +1,18 @@
-"""``GET /``: a small HTML page that says where everything is; and the two guides as text.
+"""``GET /``: a small HTML page that says where everything is; and the guides of ``docs/``.
 
-``/docs/api.md`` and ``/docs/rules.md`` serve the repository's ``docs/api.md`` and
-``docs/rules.md`` (Markdown, as UTF-8 text) so that a client author who only has the URL of a
-running server can read them. None of these routes is part of the OpenAPI spec.
+``/docs/<name>`` is the guide ``docs/<name>.md`` as an HTML page (app/guides.py), ``/docs/``
+lists them, and ``/docs/<name>.md`` redirects to the page, so that a client author who only has
+the URL of a running server can read them. None of these routes is part of the OpenAPI spec.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, redirect
 
-from app.errors import ApiError
+from app import guides
 
-DOCS_DIR = Path(__file__).resolve().parent.parent.parent / "docs"
-GUIDES = ("api.md", "rules.md")
+NAMES = ",".join(repr(name) for name in guides.guide_names()) or "'-'"
 
 bp = Blueprint("landing", __name__)
 
@@ -40,10 +38,11 @@ LANDING_PAGE = """<!DOCTYPE html>
   <ul>
     <li><a href="/docs">/docs</a>: interactive API documentation</li>
     <li><a href="/openapi.yaml">/openapi.yaml</a>: the contract, machine-readable (OpenAPI 3)</li>
-    <li><a href="/docs/api.md">/docs/api.md</a>: the HTTP guide for client and bot authors
+    <li><a href="/docs/api">/docs/api</a>: the HTTP guide for client and bot authors
         (<code>docs/api.md</code> in the repository)</li>
-    <li><a href="/docs/rules.md">/docs/rules.md</a>: the rules as the server plays them
+    <li><a href="/docs/rules">/docs/rules</a>: the rules as the server plays them
         (<code>docs/rules.md</code> in the repository)</li>
+    <li><a href="/docs/">/docs/</a>: every guide (bots, correspondence play, architecture...)</li>
     <li><a href="/v1/rulesets">/v1/rulesets</a>: rulesets, options and bot levels</li>
     <li><a href="/v1/matches">/v1/matches</a>: the lobby of public matches waiting for players</li>
     <li><a href="/healthz">/healthz</a> and <a href="/readyz">/readyz</a>: health checks</li>
@@ -61,12 +60,25 @@ def landing() -> Response:
     return Response(LANDING_PAGE, mimetype="text/html")
 
 
-@bp.get("/docs/<any(api, rules):name>.md")
+@bp.get("/docs/")
+def guide_index() -> Response:
+    """Every guide, by title."""
+    return _html(guides.index())
+
+
+@bp.get(f"/docs/<any({NAMES}):name>")
 def guide(name: str) -> Response:
-    """``docs/api.md`` or ``docs/rules.md`` from the repository, as UTF-8 Markdown text."""
-    filename = f"{name}.md"
-    if not (DOCS_DIR / filename).is_file():
-        raise ApiError(404, "not_found", f"docs/{filename} is not available.")
-    response = send_from_directory(DOCS_DIR, filename, mimetype="text/markdown")
-    response.headers["Content-Type"] = "text/markdown; charset=utf-8"
+    """The guide ``docs/<name>.md`` as an HTML page."""
+    return _html(guides.page(name))
+
+
+@bp.get(f"/docs/<any({NAMES}):name>.md")
+def guide_file(name: str) -> Response:
+    """The repository's path of a guide: redirected to its page."""
+    return redirect(f"/docs/{name}", 301)  # type: ignore[return-value]
+
+
+def _html(page: str) -> Response:
+    response = Response(page, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = guides.GUIDE_POLICY
     return response

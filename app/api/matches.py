@@ -37,6 +37,7 @@ from app.schemas import (
     WaitQuerySchema,
     examples,
     headers,
+    not_modified_doc,
 )
 from app.waiting import hub
 from app.written import written
@@ -56,6 +57,7 @@ def _authenticate() -> None:
 @blp.arguments(MatchCreateSchema(), required=False, examples=examples(MATCH_EXAMPLES))
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="createMatch")
 def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
     player_id = caller_id()
@@ -68,6 +70,7 @@ def create(body: dict[str, Any]) -> Response:
 @blp.arguments(LobbyQuerySchema(), location="query")
 @blp.response(200, MatchListSchema)
 @blp.doc(**AUTH_OPTIONAL)
+@blp.doc(operationId="listLobby")
 def lobby(args: dict[str, Any]) -> Response:
     """Public matches waiting for players, newest first."""
     player = optional_player()  # a bad token is a 401 even when the lobby is empty
@@ -88,9 +91,9 @@ def lobby(args: dict[str, Any]) -> Response:
 @blp.route("/matches/<match_id>", parameters=[IF_NONE_MATCH])
 @blp.arguments(WaitQuerySchema(), location="query")
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
-@blp.alt_response(304, description="unchanged since If-None-Match (after `wait` seconds)",
-                  headers=headers("ETag"))
+@blp.alt_response(304, **not_modified_doc("unchanged since If-None-Match (after `wait` s)"))
 @blp.doc(**AUTH_OPTIONAL)
+@blp.doc(operationId="getMatch")
 def show(args: dict[str, Any], match_id: str) -> Response:
     """The match as the caller may see it. `If-None-Match` gives 304 when nothing changed;
     with `wait` the request is held until the match changes or the wait runs out."""
@@ -156,10 +159,13 @@ def _view(match_id: str, now: conditional.Current | None, seen: str | None) -> R
 @blp.arguments(JoinSchema(), required=False, examples=examples(JOIN_EXAMPLES))
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="joinMatch")
 def join(body: dict[str, Any], match_id: str) -> Response:
     """Take a seat (`seat`, or the first free one); private matches need `invite_code`.
     Joining again returns the seat you already have."""
-    answer, _ = service.join_match(caller_id(), match_id, body["seat"], body["invite_code"],
+    player_id = caller_id()
+    ratelimit.check("seat", player_id)
+    answer, _ = service.join_match(player_id, match_id, body["seat"], body["invite_code"],
                                    body["client_seed"])
     return answer_response(answer)
 
@@ -167,18 +173,22 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 @blp.route("/matches/<match_id>/leave", methods=["POST"])
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="leaveMatch")
 def leave(match_id: str) -> Response:
     """Give up your seat before the match starts."""
     player = require_player()
+    ratelimit.check("seat", player.id)
     return answer_response(service.leave_match(player, match_id))
 
 
 @blp.route("/matches/<match_id>/resign", methods=["POST"])
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="resignMatch")
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""
     player = require_player()
+    ratelimit.check("seat", player.id)
     return answer_response(play.resign(player, match_id))
 
 

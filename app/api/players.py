@@ -17,7 +17,7 @@ from app.rendering import PRIVATE_CACHE_CONTROL, etag_matches, player_public
 from app.schemas import (AUTH_REQUIRED, IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
                          MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
                          PlayerLookupQuerySchema, PlayerProfileSchema, PlayerUpdateSchema,
-                         RateLimitedProblemSchema, examples, headers)
+                         RateLimitedProblemSchema, examples, headers, not_modified_doc)
 from app.waiting import hub, token_replaced
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
@@ -39,6 +39,7 @@ def _authenticate() -> None:
                   description="too many registrations from this address (code rate_limited)")
 @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
                   description="another player has this handle (code handle_taken)")
+@blp.doc(operationId="registerPlayer")
 def register(body: dict[str, Any]) -> Response:
     """Register a player; the token in the answer is shown only this once."""
     ratelimit.check("register", ratelimit.client_address())
@@ -54,6 +55,7 @@ def register(body: dict[str, Any]) -> Response:
 @blp.route("/players/me")
 @blp.response(200, PlayerProfileSchema)
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="getMyProfile")
 def me() -> Response:
     """The caller's profile with match statistics."""
     player = require_player()
@@ -87,6 +89,7 @@ def find_player(args: dict[str, Any]) -> Response:
 @blp.route("/players/me/token", methods=["POST"])
 @blp.response(200, PlayerCreatedSchema)
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="rotateToken")
 def rotate_token() -> Response:
     """Replace your token: the answer holds the new one (shown only this once) and the old
     token stops working at once. Use it when a token may have leaked."""
@@ -101,6 +104,7 @@ def rotate_token() -> Response:
 
 @blp.route("/players/<player_id>")
 @blp.response(200, PlayerProfileSchema)
+@blp.doc(operationId="getPlayer")
 def public_profile(player_id: str) -> Response:
     """A player's public profile (never the token)."""
     player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
@@ -112,9 +116,9 @@ def public_profile(player_id: str) -> Response:
 @blp.route("/me/matches", parameters=[IF_NONE_MATCH])
 @blp.arguments(MyMatchesQuerySchema(), location="query")
 @blp.response(200, MyMatchListSchema, headers=headers("ETag"))
-@blp.alt_response(304, description="nothing changed since If-None-Match",
-                  headers=headers("ETag"))
+@blp.alt_response(304, **not_modified_doc("nothing changed since If-None-Match"))
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="listMyMatches")
 def my_matches(args: dict[str, Any]) -> Response:
     """The caller's matches, most urgent first: those waiting for you (your turn, an
     invitation) by nearest deadline, then the rest by last change. With `wait`, a long poll:

@@ -25,6 +25,7 @@ def _options(base: int) -> dict[str, dict[str, object]]:
 
 @blp.route("/rulesets")
 @blp.response(200, RulesetListSchema)
+@blp.doc(operationId="listRulesets")
 def rulesets() -> Response:
     """Every ruleset with its constants and options (names, values, defaults), and the
     built-in bot levels with their players (profiles and ratings under those ids)."""

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from app import webhooks as service
 from app.api.responses import json_response
 from app.auth import require_player
+from app.errors import PROBLEM_MIMETYPE, ProblemSchema
 from app.rendering import PRIVATE_CACHE_CONTROL
 from app.schemas import AUTH_REQUIRED, examples, headers
 from app.webhook_models import WebhookDelivery, WebhookEndpoint
@@ -57,9 +58,10 @@ def delivery_public(delivery: WebhookDelivery) -> dict[str, Any]:
 @blp.route("/me/webhooks", methods=["POST"])
 @blp.arguments(WebhookCreateSchema(), examples=examples(WEBHOOK_EXAMPLES))
 @blp.response(201, WebhookCreatedSchema, headers=headers("Location"))
-@blp.alt_response(409, description="you have the most webhooks allowed (code "
-                                   "too_many_webhooks)")
+@blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="you have the most webhooks allowed (code too_many_webhooks)")
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="createWebhook")
 def create(body: dict[str, Any]) -> Response:
     """Register a webhook; the signing secret in the answer is shown only this once."""
     endpoint, secret = service.create(require_player(), body)
@@ -71,6 +73,7 @@ def create(body: dict[str, Any]) -> Response:
 @blp.route("/me/webhooks")
 @blp.response(200, WebhookListSchema)
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="listWebhooks")
 def index() -> Response:
     """Your webhooks, oldest first (without their secrets)."""
     items = [endpoint_public(e) for e in service.listed(require_player())]
@@ -79,8 +82,10 @@ def index() -> Response:
 
 @blp.route("/me/webhooks/<webhook_id>")
 @blp.response(200, WebhookDetailSchema)
-@blp.alt_response(404, description="no such webhook of yours (code webhook_not_found)")
+@blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="no such webhook of yours (code webhook_not_found)")
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="getWebhook")
 def show(webhook_id: str) -> Response:
     """One of your webhooks with its most recent deliveries: status, attempts, the last
     answer's status and error, and when."""
@@ -92,8 +97,10 @@ def show(webhook_id: str) -> Response:
 
 @blp.route("/me/webhooks/<webhook_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.alt_response(404, description="no such webhook of yours (code webhook_not_found)")
+@blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="no such webhook of yours (code webhook_not_found)")
 @blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="deleteWebhook")
 def delete(webhook_id: str) -> Response:
     """Remove a webhook; its pending deliveries are not sent."""
     service.delete(require_player(), webhook_id)

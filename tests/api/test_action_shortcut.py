@@ -247,3 +247,12 @@ def test_the_rate_limit_holds_before_flask(client: Any, app: Any) -> None:
     assert sorted(short.headers.keys()) == sorted(flask.headers.keys())
     assert 1 <= int(short.headers["Retry-After"]) <= 60
     assert db_scalar(app, "SELECT count(*) FROM actions WHERE match_id = :m", m=match_id) == 2
+
+
+def test_an_empty_match_id_is_answered_as_flask_answers_it(client: Any, app: Any) -> None:
+    (match_id, _), seated = twin_matches(client, app)
+    mover, action = next_move(client, match_id, seated)
+    fast = client.post("/v1/matches//actions", json=action, headers=mover.headers)
+    slow = client.post("/v1/matches//actions", json=action, headers={**mover.headers, **FLASK})
+    assert fast.status_code == slow.status_code == 404
+    assert fast.json == slow.json and fast.json["code"] == "not_found"

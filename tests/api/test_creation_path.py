@@ -36,7 +36,7 @@ def test_a_creation_and_a_join_are_two_messages_each(client: Any, app: Any) -> N
         r = join(client, m["id"], bob, invite_code=m["invite_code"])
     assert r.status_code == 200 and r.json["status"] == "active"
     assert [s for s in sent if "truco_" in s] == [
-        "BEGIN; EXECUTE truco_action_lock; EXECUTE truco_join_load",
+        "BEGIN; EXECUTE truco_join_lock; EXECUTE truco_join_load",
         "EXECUTE truco_join_write; COMMIT" + NOTIFIED]
     assert [s for s in sent if "truco_" not in s] == []
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}

@@ -189,3 +189,17 @@ def test_a_record_kept_as_jsonb_before_still_replays(client: Any, app: Any) -> N
     again = act(client, match_id, seated[0], PLAY_5C, headers=_key("old"))
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.get_data() == first.get_data()
+
+
+def test_the_key_length_counts_characters_not_bytes(client: Any, app: Any) -> None:
+    match_id, seated = full_match(client, players=4, **SETUP)
+    key = "é" * 200  # 200 characters, 400 bytes in UTF-8
+    sent = {"Idempotency-Key": key.encode().decode("latin-1")}  # (headers travel as bytes)
+    first = act(client, match_id, seated[0], PLAY_5C, headers=sent)
+    assert first.status_code == 200, first.get_data(as_text=True)
+    again = act(client, match_id, seated[0], PLAY_5C, headers=sent)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert db_scalar(app, "SELECT key FROM idempotency_records") == key
+    too_long = {"Idempotency-Key": ("é" * 256).encode().decode("latin-1")}
+    assert_problem(act(client, match_id, seated[1], PLAY_5C, headers=too_long), 422,
+                   "validation_error")

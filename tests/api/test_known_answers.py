@@ -352,7 +352,7 @@ def test_a_long_poll_heard_of_waits_before_flask_and_answers_as_flask_does(
     ana = seated[0]
     mover, action = next_move(client, match_id, seated)
     url = f"/v1/matches/{match_id}?wait=5"
-    headers = {**ana.headers, "If-None-Match": tag}
+    headers = {**ana.headers, "If-None-Match": tag, "X-Request-Id": "held"}  # (one for both)
     real_dispatch = app.full_dispatch_request
     dispatched: list[str] = []
 

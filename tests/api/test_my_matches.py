@@ -111,7 +111,8 @@ def test_pages_with_offset_and_next_offset(client: Any) -> None:
     last = page("?limit=2&offset=4")
     assert [i["id"] for i in last["items"]] == newest_first[4:] and last["next_offset"] is None
     assert page("?limit=5")["next_offset"] is None
-    assert page("?offset=5") == {"items": [], "next_offset": None, "awaiting": 0}
+    assert page("?offset=5") == {"items": [], "next_offset": None, "awaiting": 0,
+                                 "invitations": 0}
     assert [i["id"] for i in page("?status=waiting&offset=3")["items"]] == newest_first[3:]
     tags = {client.get(f"/v1/me/matches{q}", headers=ana.headers).headers["ETag"]
             for q in ("?limit=2", "?limit=2&offset=2", "?limit=3")}
@@ -142,8 +143,9 @@ def test_the_list_has_an_etag(client: Any) -> None:
 
 
 def test_most_urgent_first_and_the_awaiting_count(client: Any, app: Any) -> None:
-    """Matches waiting for the caller first, the nearest deadline first; then the rest, the
-    most recently changed first. `awaiting` counts what waits, whatever the page."""
+    """Matches where it is the caller's turn first, the nearest deadline first; then their
+    invitations; then the rest, the most recently changed first. `awaiting` counts the
+    turns, `invitations` the invitations, whatever the page."""
     from sqlalchemy import text
 
     from app.extensions import db
@@ -168,12 +170,12 @@ def test_most_urgent_first_and_the_awaiting_count(client: Any, app: Any) -> None
         db.session.remove()
     r = client.get("/v1/me/matches", headers=ana.headers)
     order = [i["id"] for i in r.json["items"]]
-    assert order[:2] == [soon, later]
-    assert set(order[2:4]) == {no_deadline, invited}  # waiting for ana, no deadline
+    assert order[:3] == [soon, later, no_deadline]
+    assert order[3] == invited                        # then the invitation
     assert order[4:] == [theirs, quiet]               # the rest, last changed first
-    assert r.json["awaiting"] == 4
-    assert client.get("/v1/me/matches?limit=1&status=finished",
-                      headers=ana.headers).json["awaiting"] == 4
+    assert (r.json["awaiting"], r.json["invitations"]) == (3, 1)
+    other = client.get("/v1/me/matches?limit=1&status=finished", headers=ana.headers).json
+    assert (other["awaiting"], other["invitations"]) == (3, 1)
     assert client.get("/v1/me/matches", headers=bob.headers).json["awaiting"] == 1
 
 

@@ -323,7 +323,7 @@ def test_enqueue_invited_and_deadline_soon(client: Any, app: Any, hook: Receiver
         "player_id": ana.id, "seat": 0, "team": 0, "your_turn": True,
         "deadline": "2030-01-02T03:04:05Z"}
     assert got["/carl"]["type"] == "invited"
-    assert (got["/carl"]["data"]["seat"], got["/carl"]["data"]["your_turn"]) == (1, False)
+    assert (got["/carl"]["data"]["seat"], got["/carl"]["data"]["your_turn"]) == (1, True)
 
 
 def test_the_worker_loop_delivers_on_its_own_thread(client: Any, app: Any,
@@ -358,6 +358,9 @@ def test_an_invitation_sends_invited(client: Any, app: Any, hook: Receiver) -> N
     (got,) = [h.json for h in hook.received]
     assert got["type"] == "invited"
     assert (got["data"]["match_id"], got["data"]["seat"]) == (m["id"], 1)
+    (listed,) = client.get("/v1/me/matches", headers=bot.headers).json["items"]
+    assert listed["invitation"] is True
+    assert got["data"]["your_turn"] is listed["your_turn"] is True  # the inbox agrees
 
 
 def test_the_worker_warns_before_the_deadline(client: Any, app: Any, hook: Receiver) -> None:
@@ -374,3 +377,30 @@ def test_the_worker_warns_before_the_deadline(client: Any, app: Any, hook: Recei
     (got,) = [h.json for h in hook.received]
     assert got["type"] == "deadline_soon" and got["data"]["deadline"] == view["deadline"]
     assert get_view(client, m, ana)["version"] == view["version"]  # a warning changes nothing
+
+
+def test_deadline_soon_arrives_a_quarter_of_the_turn_before_the_deadline(
+        client: Any, app: Any, hook: Receiver) -> None:
+    """With a 10 s turn, the warning is sent 2.5 s before the deadline, by the worker loop
+    and its delivery thread as `serve` runs them: the worker wakes for it, not at its next
+    poll (30 s here, so that a late one is plain whatever the machine's load)."""
+    from app.worker import Worker
+
+    m, (ana, _) = full_match(client, 2, options={"first_dealer": 1}, turn_timeout=10)
+    add(client, ana, hook.url("/ana"), events=["deadline_soon"])
+    deadline = datetime.fromisoformat(get_view(client, m, ana)["deadline"])
+    worker = Worker(app, poll_seconds=30)
+    thread = threading.Thread(target=worker.run)
+    thread.start()
+    try:
+        while not hook.received and datetime.now(timezone.utc) < deadline:
+            time.sleep(0.01)
+        arrived = datetime.now(timezone.utc)
+    finally:
+        worker.stop.set()
+        thread.join(10)
+    (got,) = [h.json for h in hook.received]
+    assert got["type"] == "deadline_soon"
+    sent = datetime.fromisoformat(got["timestamp"])
+    assert abs((deadline - sent).total_seconds() - 2.5) < 0.75, (deadline, sent)
+    assert abs((deadline - arrived).total_seconds() - 2.5) < 1.0, (deadline, arrived)

@@ -77,3 +77,68 @@ def receiver() -> Iterator[Receiver]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@dataclass
+class BlackHole:
+    """An endpoint that reads each request and never answers: `open` counts the requests
+    held now by path, `peak` the most held at once by path, `peak_total` over all paths."""
+
+    port: int = 0
+    open: dict[str, int] = field(default_factory=dict)
+    peak: dict[str, int] = field(default_factory=dict)
+    peak_total: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def held(self, path: str, delta: int) -> None:
+        with self.lock:
+            self.open[path] = self.open.get(path, 0) + delta
+            self.peak[path] = max(self.peak.get(path, 0), self.open[path])
+            self.peak_total = max(self.peak_total, sum(self.open.values()))
+
+
+@contextmanager
+def black_hole() -> Iterator[BlackHole]:
+    """A running black hole on 127.0.0.1 (a free port), stopped at the end."""
+    import socket
+
+    state = BlackHole()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    state.port = listener.getsockname()[1]
+
+    def hold(conn: socket.socket) -> None:
+        with conn:
+            head = b""
+            while b"\r\n" not in head:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                head += chunk
+            path = head.split(b" ")[1].decode()
+            state.held(path, +1)
+            try:
+                while conn.recv(4096):  # until the client gives up
+                    pass
+            except OSError:
+                pass
+            finally:
+                state.held(path, -1)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=hold, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield state
+    finally:
+        listener.close()

@@ -8,18 +8,14 @@ import pytest
 
 from tests.conftest import migrate_to_head
 from tests.reliability.own_pg import OwnPostgres
-from tests.reliability.prod_server import ProdServer
+from tests.reliability.prod_server import ProdServer, running
 
 
 @pytest.fixture(scope="module")
 def prod_server(database_url: str) -> Iterator[ProdServer]:
     """One production-mode gunicorn (1 gevent worker) on the session database."""
-    server = ProdServer("prod", database_url, {"TRUCO_BODY_TIMEOUT": "2"})
-    try:
-        server.wait_healthy()
+    with running("prod", database_url, {"TRUCO_BODY_TIMEOUT": "2"}) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 import requests
 
@@ -44,3 +45,15 @@ def new_token(base: str, name: str = "p") -> str:
     r = requests.post(f"{base}/v1/players", json={"name": name}, timeout=15)
     assert r.status_code == 201, r.text
     return r.json()["token"]
+
+
+@contextmanager
+def running(name: str, database_url: str,
+            env: Mapping[str, str] | None = None) -> Iterator[ProdServer]:
+    """A :class:`ProdServer`, healthy, for the block; stopped at its end."""
+    server = ProdServer(name, database_url, env)
+    try:
+        server.wait_healthy()
+        yield server
+    finally:
+        server.stop()

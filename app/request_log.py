@@ -1,0 +1,73 @@
+"""Every answer's request id (``X-Request-Id``), its count in the metrics (app/metrics.py)
+and, when on, one access line per request.
+
+A WSGI middleware outermost of the app: both fronts (Flask's routes and the fast paths of
+app/view_shortcut.py and app/action_shortcut.py) answer through it, so their headers stay the
+same. The id is the request's own ``X-Request-Id`` when it is sane (1 to 64 of
+``A-Z a-z 0-9 . _ : -``), else a new one; while the request runs it is
+:func:`current_request_id`, so that the work it leaves to the worker can name it.
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import re
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from time import perf_counter
+from typing import Any
+
+from app.metrics import count_request, route_of
+
+SANE = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+_REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
+_PREFIX = os.urandom(5).hex()
+_COUNTER = itertools.count(1)
+access_log = logging.getLogger("app.access")
+
+
+def new_request_id() -> str:
+    """A fresh id: this process's random prefix and a counter (unique, and cheap)."""
+    return f"{_PREFIX}-{next(_COUNTER):x}"
+
+
+def current_request_id() -> str | None:
+    """The id of the request this code runs for, or None outside a request."""
+    return _REQUEST_ID.get()
+
+
+class RequestLog:
+    """WSGI middleware: the request id on the answer, the count of the answer by route (one
+    of ``routes``), and the access line if ``access``."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], access: bool,
+                 routes: frozenset[str]) -> None:
+        self._app = app
+        self._access = access
+        self._routes = routes
+
+    def __call__(self, environ: dict[str, Any],
+                 start_response: Callable[..., Any]) -> Iterable[bytes]:
+        given = environ.get("HTTP_X_REQUEST_ID")
+        rid = given if given and SANE.fullmatch(given) else new_request_id()
+        token = _REQUEST_ID.set(rid)
+        started = perf_counter()
+
+        def respond(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
+            headers.append(("X-Request-Id", rid))
+            seconds = perf_counter() - started
+            method, path = environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", "")
+            code = int(status[:3])
+            count_request(method, route_of(path, self._routes), code, seconds)
+            if self._access:
+                ms = round(seconds * 1000, 1)
+                access_log.info("%s %s %s %.1f ms", method, path, code, ms, extra={
+                    "request_id": rid, "method": method, "path": path, "status": code,
+                    "ms": ms})
+            return start_response(status, headers, *exc_info)
+
+        try:
+            return self._app(environ, respond)
+        finally:
+            _REQUEST_ID.reset(token)

@@ -1,0 +1,165 @@
+"""Webhooks under abuse: deliveries are sent concurrently, at most a few at once per
+endpoint and per owner, so one owner's silent endpoints never delay another's; they start
+when the change commits; an endpoint that keeps failing has its circuit opened
+(app/webhook_dispatch.py, app/webhook_breaker.py)."""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import create, db_execute, db_rows, register
+from tests.api.webhook_receiver import Receiver, black_hole, receiver
+
+
+def add(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:
+    r = client.post("/v1/me/webhooks", json={"url": url, **body}, headers=player.headers)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.json
+
+
+def enqueue(app: Any, endpoint_id: str, count: int = 1) -> None:
+    """`count` deliveries due now for the endpoint, as a change would have written them."""
+    for _ in range(count):
+        db_execute(app, "INSERT INTO webhook_deliveries (id, endpoint_id, event, payload, "
+                       "next_attempt_at) VALUES (:id, :e, 'invited', '{\"type\": "
+                       "\"invited\"}', now())", id="msg_" + secrets.token_hex(12),
+                  e=endpoint_id)
+
+
+@contextmanager
+def dispatcher(app: Any) -> Iterator[None]:
+    from app.webhook_dispatch import start_thread
+
+    stop = threading.Event()
+    thread = start_thread(app, stop)
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(15)
+        assert not thread.is_alive()
+
+
+def wait_for(hook: Receiver, seconds: float) -> float | None:
+    began = time.monotonic()
+    while not hook.received and time.monotonic() - began < seconds:
+        time.sleep(0.01)
+    return time.monotonic() - began if hook.received else None
+
+
+def test_silent_endpoints_of_one_owner_do_not_delay_anothers_deliveries(
+        client: Any, app: Any, monkeypatch: Any) -> None:
+    from app import outbound, webhook_dispatch
+
+    monkeypatch.setattr(outbound, "READ_TIMEOUT", 3.0)
+    attacker, victim = register(client, "many"), register(client, "one")
+    with black_hole() as hole, receiver() as hook, dispatcher(app):
+        for path in ("/a0", "/a1", "/a2"):
+            enqueue(app, add(client, attacker, hole.url(path))["id"], 4)
+        time.sleep(0.3)  # the attacker's attempts are under way
+        enqueue(app, add(client, victim, hook.url())["id"])
+        took = wait_for(hook, 2.5)
+        assert took is not None and took < 1.0, took
+        assert max(hole.peak.values()) <= webhook_dispatch.PER_ENDPOINT
+        assert hole.peak_total == webhook_dispatch.PER_OWNER  # the owner's share, no more
+
+
+def test_a_delivery_starts_when_its_change_commits(client: Any, app: Any,
+                                                   monkeypatch: Any) -> None:
+    from app import webhook_dispatch
+
+    monkeypatch.setattr(webhook_dispatch, "POLL_SECONDS", 30.0)  # only a notification wakes it
+    ana, bot = register(client, "ana"), register(client, "robo", bot=True)
+    with receiver() as hook, dispatcher(app):
+        add(client, bot, hook.url())
+        time.sleep(0.5)  # the dispatcher found nothing and sleeps
+        create(client, ana, invite=[{"seat": 1, "player_id": bot.id}])
+        took = wait_for(hook, 3.0)
+        assert took is not None and took < 0.5, took
+        assert hook.received[0].json["type"] == "invited"
+
+
+def deliver(app: Any, now: datetime) -> int:
+    from app.extensions import db
+    from app.webhook_delivery import deliver_due
+
+    with app.app_context():
+        try:
+            return deliver_due(now=now)
+        finally:
+            db.session.remove()
+
+
+def test_an_endpoint_that_keeps_failing_has_its_circuit_opened(client: Any, app: Any) -> None:
+    from app.webhook_breaker import FIRST_OPEN, THRESHOLD
+
+    ana = register(client, "ana")
+    with receiver() as hook:
+        hook.status = 500
+        endpoint = add(client, ana, hook.url())["id"]
+        enqueue(app, endpoint, THRESHOLD + 1)
+        now = datetime.now(timezone.utc) + timedelta(seconds=1)
+        assert deliver(app, now) == THRESHOLD  # the last one is not tried: the circuit opened
+        assert len(hook.received) == THRESHOLD
+        (row,) = db_rows(app, "SELECT failures_in_row, open_until FROM webhook_endpoints")
+        assert (row.failures_in_row, row.open_until) == (THRESHOLD, now + FIRST_OPEN)
+        # every retry is due by then, but the circuit is still open
+        assert deliver(app, now + FIRST_OPEN - timedelta(seconds=1)) == 0
+        assert len(hook.received) == THRESHOLD
+        hook.status = 204
+        assert deliver(app, now + timedelta(hours=3)) == THRESHOLD + 1  # closed by a success
+        (row,) = db_rows(app, "SELECT failures_in_row, open_until FROM webhook_endpoints")
+        assert (row.failures_in_row, row.open_until) == (0, None)
+
+
+def test_the_circuit_opens_for_longer_after_each_further_failure() -> None:
+    from app.webhook_breaker import MAX_OPEN, THRESHOLD, open_for
+
+    assert open_for(THRESHOLD - 1) is None
+    assert open_for(THRESHOLD) == timedelta(minutes=1)
+    assert open_for(THRESHOLD + 2) == timedelta(minutes=4)
+    assert open_for(THRESHOLD + 30) == MAX_OPEN
+
+
+def test_an_attempt_has_one_deadline_whatever_the_addresses(monkeypatch: Any) -> None:
+    """Three addresses that never complete a connect: the attempt ends at TOTAL_TIMEOUT,
+    not after a connect timeout per address."""
+    import ipaddress
+    import socket
+
+    from app import outbound, webhook_urls
+
+    monkeypatch.setattr(outbound, "TOTAL_TIMEOUT", 1.0)
+    full = socket.socket()
+    full.bind(("127.0.0.1", 0))
+    full.listen(0)
+    port = full.getsockname()[1]
+    queued = []
+    for _ in range(3):  # the accept queue is full: further connects hang
+        s = socket.socket()
+        s.setblocking(False)
+        try:
+            s.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        queued.append(s)
+    time.sleep(0.2)
+    monkeypatch.setattr(outbound, "check", lambda *a, **k: (
+        webhook_urls.Target("http", "hooks.example", port, "/"),
+        [ipaddress.ip_address("127.0.0.1")] * 3))
+    try:
+        began = time.monotonic()
+        with pytest.raises(outbound.OutboundError):
+            outbound.post("http://hooks.example/", b"{}", {}, allow_http=True,
+                          allow_private=True)
+        assert time.monotonic() - began < 1.5
+    finally:
+        for s in [full, *queued]:
+            s.close()
