@@ -89,6 +89,13 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
      "concurrent long polls per token (per address without one), per process; over it 429 "
      "`rate_limited` (0: no cap)",
      "`20` (off under `testing`)"),
+    ("TRUCO_STREAM_HEARTBEAT",
+     "idle seconds after which a Server-Sent Events stream sends a comment line (0.5 to 25)",
+     "`20`"),
+    ("TRUCO_STREAM_MAX_SECONDS",
+     "seconds after which the server ends a stream (its client reconnects with "
+     "`Last-Event-ID`, losing nothing)",
+     "`3600`"),
     ("TRUCO_WEBHOOK_ALLOW_PRIVATE",
      "`1` lets webhooks call hosts with private, loopback, link-local or reserved addresses; `0` "
      "refuses them, at registration and at each delivery ([safety "
