@@ -49,6 +49,12 @@ def test_a_person_registers_and_plays_a_bot_to_the_end(browsers: Callable[..., B
     assert ("won" in result) == (final["winner_team"] == 0)
     assert f"{final['score'][0]} × {final['score'][1]}" in result
     assert ana.table()["version"] == str(final["version"])
+    if "end_reason" in final:  # (served with the endings: how it ended, rematch and replay)
+        assert ana.css("[data-testid=end-reason]").text.endswith("score")
+        ana.css("[data-testid=rematch]").click()
+        rematch = ana.wait(lambda: ana.table()["match-id"] != table["match-id"]
+                           and ana.table(), why="the rematch's table")
+        assert rematch["status"] in ("waiting", "active")
 
 
 def test_two_browsers_play_as_partners_in_a_four_player_match(
