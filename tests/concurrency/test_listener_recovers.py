@@ -20,8 +20,7 @@ def test_long_polls_are_woken_after_the_listener_reconnects(
              for s in (server_a, server_b)}
     for poll in polls.values():
         settle(poll)
-    old = set(pg.wait_for_listeners(2))
-    assert len(old) == 2
+    old = set(pg.wait_for_listeners(2))  # (and any of an earlier test's server still stopping)
 
     killed_at = time.monotonic()
     for pid in old:
