@@ -100,7 +100,7 @@ class Browser:
         self.open()
         self.wait(lambda: self.all("[data-testid=name]"), why="the name field")
         self.css("[data-testid=name]").send_keys(name)
-        self.css("[data-testid=register]").click()
+        self.click("[data-testid=register]")
         self.wait(lambda: self.all("[data-testid=new-match]"), why="the new-match form")
 
     def choose(self, name: str, value: str) -> None:
@@ -108,10 +108,26 @@ class Browser:
 
         Select(self.css(f"[data-testid=new-match] select[name={name}]")).select_by_value(value)
 
+    def click(self, selector: str) -> None:
+        """Click the element `selector` finds (found again when the page redrew it meanwhile)."""
+        self.wait(lambda: self._clicked(selector), why=f"a click on {selector}")
+
+    def _clicked(self, selector: str) -> bool:
+        self.css(selector).click()
+        return True
+
     def table(self) -> dict[str, str]:
-        """The table's data attributes (match id, status, version)."""
-        element = self.css("[data-testid=table]")
-        return {k: element.get_attribute(f"data-{k}") for k in ("match-id", "status", "version")}
+        """The table's data attributes (match id, status, version), read in one script so
+        that a redraw between two reads cannot mix them."""
+        from selenium.common.exceptions import NoSuchElementException
+
+        found = self.driver.execute_script(
+            "const t = document.querySelector('[data-testid=table]');"
+            "return t && {'match-id': t.getAttribute('data-match-id'),"
+            " 'status': t.getAttribute('data-status'), 'version': t.getAttribute('data-version')}")
+        if not found:
+            raise NoSuchElementException("no [data-testid=table] on the page")
+        return found
 
     def wait_current(self) -> None:
         """Wait until the table shows the match's current version (a click on a view that

@@ -18,7 +18,7 @@ def _start(browser: Browser, players: str = "2", level: str = "random") -> dict[
     browser.choose("players", players)
     browser.choose("ruleset", "paulista")
     browser.choose("level", level)
-    browser.css("[data-testid=start]").click()
+    browser.click("[data-testid=start]")
     return browser.wait(lambda: browser.table()["status"] == "active" and browser.table(),
                         why="the match against bots")
 
@@ -27,7 +27,7 @@ def _invite(browser: Browser, players: str, friends: str) -> str:
     """Create a match for friends; the invite link the page shows."""
     browser.choose("players", players)
     browser.choose("friends", friends)
-    browser.css("[data-testid=invite]").click()
+    browser.click("[data-testid=invite]")
     return browser.wait(lambda: browser.css("[data-testid=invite-link]").text,
                         why="the invite link")
 
@@ -50,8 +50,9 @@ def test_a_person_registers_and_plays_a_bot_to_the_end(browsers: Callable[..., B
     assert f"{final['score'][0]} × {final['score'][1]}" in result
     assert ana.table()["version"] == str(final["version"])
     if "end_reason" in final:  # (served with the endings: how it ended, rematch and replay)
-        assert ana.css("[data-testid=end-reason]").text.endswith("score")
-        ana.css("[data-testid=rematch]").click()
+        assert ana.wait(lambda: ana.css("[data-testid=end-reason]").text,
+                        why="how it ended").endswith("score")
+        ana.click("[data-testid=rematch]")
         rematch = ana.wait(lambda: ana.table()["match-id"] != table["match-id"]
                            and ana.table(), why="the rematch's table")
         assert rematch["status"] in ("waiting", "active")
@@ -66,7 +67,7 @@ def test_two_browsers_play_as_partners_in_a_four_player_match(
     bia.open(link.removeprefix(server.url))
     bia.wait(lambda: bia.all("[data-testid=name]"), why="the invitation's registration")
     bia.css("[data-testid=name]").send_keys("bia")
-    bia.css("[data-testid=register]").click()
+    bia.click("[data-testid=register]")
     match_id = bia.wait(lambda: bia.table()["status"] == "active" and bia.table()["match-id"],
                         why="bia at the table")
     assert ana.wait(lambda: ana.table()["status"] == "active", why="ana sees it start")
@@ -140,11 +141,11 @@ def test_the_token_can_be_copied_to_another_device(browsers: Callable[..., Brows
                                                    server: Server) -> None:
     phone, laptop = browsers(), browsers()
     phone.register("ana")
-    phone.css(".who summary").click()
+    phone.click(".who summary")
     token = phone.css("[data-testid=token]").text
     laptop.open()
     laptop.wait(lambda: laptop.all("#f-token"), why="the token field")
-    laptop.css("details.panel summary").click()
+    laptop.click("details.panel summary")
     laptop.css("#f-token").send_keys(token)
     laptop.driver.find_element("xpath", "//button[contains(., 'Use this key')]").click()
     laptop.wait(lambda: laptop.all("[data-testid=new-match]"), why="signed in")

@@ -22,7 +22,7 @@ def _table_with_cards_down(browser: Browser) -> None:
     browser.register("ana")
     browser.choose("players", "4")
     browser.choose("level", "easy")
-    browser.css("[data-testid=start]").click()
+    browser.click("[data-testid=start]")
 
     def ready() -> bool:
         played = browser.all(".felt .played .card")
@@ -114,7 +114,7 @@ def test_the_landing_page_leads_to_the_client_in_either_language(
     browser.wait(lambda: browser.all("[data-testid=name]"), why="the client")
     assert browser.driver.current_url.endswith("/play/")
     assert "Sit down" in browser.css("[data-testid=register]").text
-    browser.css("#lang").click()
+    browser.click("#lang")
     browser.wait(lambda: "Sentar" in browser.css("[data-testid=register]").text,
                  why="the Portuguese labels")
     assert browser.driver.execute_script("return document.documentElement.lang") == "pt-BR"
