@@ -22,8 +22,19 @@ from app.metrics import count_request, route_of
 
 SANE = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
-_PREFIX = os.urandom(5).hex()
+_PREFIX = ""
 _COUNTER = itertools.count(1)
+
+
+def _fresh_prefix() -> None:
+    """A random prefix and a new counter for this process (again in every forked child:
+    gunicorn's workers are forks of one process, and must not share ids)."""
+    global _PREFIX, _COUNTER
+    _PREFIX, _COUNTER = os.urandom(5).hex(), itertools.count(1)
+
+
+_fresh_prefix()
+os.register_at_fork(after_in_child=_fresh_prefix)
 access_log = logging.getLogger("app.access")
 
 

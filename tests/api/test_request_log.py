@@ -87,3 +87,23 @@ def test_the_worker_line_names_the_request_that_made_the_work_due(
     assert (line.step, line.match_id, line.request_id) == ("bot_moved", r.json["id"], "made-it")
     assert REGISTRY.get_sample_value("truco_worker_steps_total", {"step": "bot_moved"}) == steps + 1
     assert run_worker(app) == 0
+
+
+def test_forked_processes_draw_request_ids_of_their_own() -> None:
+    """gunicorn's workers are forks of one process: their ids must not collide."""
+    import os
+
+    from app.request_log import new_request_id
+
+    mine = new_request_id()
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's only work
+        os.write(write, new_request_id().encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    theirs = os.read(read, 100).decode()
+    os.close(read)
+    os.close(write)
+    assert theirs.split("-")[0] != mine.split("-")[0]
+    assert theirs.endswith("-1")
