@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (act, create, db_rows, full_match, get_events, get_view, join,
-                               register, run_worker, stored_secret)
+from tests.api.helpers import (act, create, db_rows, db_scalar, full_match, get_events,
+                               get_view, join, register, run_worker, stored_secret)
 
 HOOK = "http://127.0.0.1:9/hook"
 
@@ -135,3 +135,9 @@ def test_no_secret_before_the_end(client: Any, app: Any, caplog: Any, way: str) 
     assert not [r for r in caplog.records if secret in r.getMessage()]
     final = get_view(client, match_id, seated[0])
     assert final["status"] == "finished" and final["fairness"]["secret"] == secret
+    # the deal key (every deal follows from it) is never shown: verifiers derive it
+    key = db_scalar(app, "SELECT state->>'deal_key' FROM matches WHERE id = :m", m=match_id)
+    assert len(key) == 64
+    shown = [text for text, _ in recorded.answers] + [e.data for e in events] \
+        + [h.payload for h in hooks] + [r.getMessage() for r in caplog.records]
+    assert not [text for text in shown if key in text]
