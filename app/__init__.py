@@ -11,7 +11,7 @@ from sqlalchemy.orm import configure_mappers
 from app import action_shortcut, body, dbwait, logs, security_headers, view_shortcut
 from app.config import client_deadlines, load_config
 from app.cors import init_cors
-from app.embedded_pg import normalise_database_url
+from app.config import normalise_database_url
 from app.errors import ApiRequest, register_error_handlers
 from app.metrics import routes
 from app.request_log import RequestLog

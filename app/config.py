@@ -16,8 +16,6 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from app.embedded_pg import normalise_database_url
-
 ENVIRONMENTS = ("development", "production", "testing")
 MAX_BODY_BYTES = 64 * 1024
 
@@ -35,6 +33,22 @@ def _flag(name: str, value: str | None, default: bool) -> bool:
     if text in _FALSE:
         return False
     raise ValueError(f"{name} must be 1 or 0, not {value!r}")
+
+
+_DRIVER_PREFIX = "postgresql+psycopg2://"
+_POSTGRES_SCHEMES = {"postgres", "postgresql", "postgresql+psycopg", "postgresql+psycopg2"}
+
+
+def normalise_database_url(url: str) -> str:
+    """Return ``url`` with an explicit psycopg2 driver (SQLAlchemy 2.1 defaults to psycopg 3).
+
+    ``postgres://``, ``postgresql://`` and ``postgresql+psycopg://`` become
+    ``postgresql+psycopg2://``; any other scheme is returned unchanged.
+    """
+    scheme, sep, rest = url.strip().partition("://")
+    if sep and scheme.lower() in _POSTGRES_SCHEMES:
+        return _DRIVER_PREFIX + rest
+    return url.strip()
 
 
 POOL_RECYCLE_SECONDS = 600

@@ -7,7 +7,7 @@
 
 The script starts everything it measures and stops it at the end (also on Ctrl-C or an error):
 
-- PostgreSQL: an embedded server (app.embedded_pg) in a temporary directory, or the server
+- PostgreSQL: an embedded server (devtools.embedded_pg) in a temporary directory, or the server
   named by BENCH_DATABASE_URL (its role needs CREATEDB; the two databases made there are
   dropped at the end). Our database is migrated to head, as tests/conftest.py does.
 - Ours: ``gunicorn -c gunicorn.conf.py wsgi:app`` with TRUCO_ENV=testing (no rate limits),
@@ -164,14 +164,14 @@ class Postgres:
     databases this run creates on it."""
 
     def __init__(self, tmp: Path) -> None:
-        from app.embedded_pg import normalise_database_url
+        from devtools.embedded_pg import normalise_database_url
         self.datadir = None
         given = os.environ.get("BENCH_DATABASE_URL")
         if given:
             self.url = normalise_database_url(given)
             self.kind = "BENCH_DATABASE_URL"
         else:
-            from app.embedded_pg import start_embedded
+            from devtools.embedded_pg import start_embedded
             self.datadir = tmp / "pgdata"
             self.url = start_embedded(self.datadir)
             self.kind = "embedded"
@@ -235,7 +235,7 @@ class Postgres:
         if self._admin is not None:
             self._admin.close()
         if self.datadir is not None:
-            from app.embedded_pg import stop_embedded
+            from devtools.embedded_pg import stop_embedded
             stop_embedded(self.datadir)
 
 

@@ -9,7 +9,7 @@ probe timing the requests of another match with and without the bots thinking.
 What it starts (and stops at the end, also on Ctrl-C or an error; each in its own process
 group):
 
-- PostgreSQL: an embedded server (app.embedded_pg) in a temporary directory, or the server of
+- PostgreSQL: an embedded server (devtools.embedded_pg) in a temporary directory, or the server of
   BENCH_DATABASE_URL (its role needs CREATEDB; the database made there is dropped at the end).
   A fresh database, migrated to head.
 - The server as ``scripts/dev.py serve`` runs it: ``gunicorn -c gunicorn.conf.py wsgi:app``

@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:
 
 
 def _server_url(tmp: Path) -> tuple[str, Path | None]:
-    from app.embedded_pg import normalise_database_url, start_embedded
+    from devtools.embedded_pg import normalise_database_url, start_embedded
     given = os.environ.get("PROFILE_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL")
     if given:
         return normalise_database_url(given), None
@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                 conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
             admin.dispose()
         if datadir is not None:
-            from app.embedded_pg import stop_embedded
+            from devtools.embedded_pg import stop_embedded
             stop_embedded(datadir)
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

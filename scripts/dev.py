@@ -328,7 +328,7 @@ def serve(args: list[str]) -> int:
     try:
         if not env.get("DATABASE_URL"):
             sys.path.insert(0, str(ROOT))
-            from app.embedded_pg import default_datadir, start_embedded
+            from devtools.embedded_pg import default_datadir, start_embedded
 
             datadir = default_datadir(ROOT)
             log(f"starting embedded PostgreSQL in {datadir.relative_to(ROOT)}")
@@ -367,7 +367,7 @@ def serve(args: list[str]) -> int:
         if metrics_dir is not None:
             shutil.rmtree(metrics_dir, ignore_errors=True)
         if datadir is not None:
-            from app.embedded_pg import stop_embedded
+            from devtools.embedded_pg import stop_embedded
 
             log("stopping embedded PostgreSQL")
             stop_embedded(datadir)

@@ -28,7 +28,7 @@ import pytest
 @pytest.fixture(scope="session")
 def pg_server_url() -> Iterator[str]:
     """URL of a PostgreSQL server the tests may create databases on."""
-    from app.embedded_pg import normalise_database_url, start_embedded, stop_embedded
+    from devtools.embedded_pg import normalise_database_url, start_embedded, stop_embedded
 
     given = os.environ.get("TEST_DATABASE_URL")
     if given:

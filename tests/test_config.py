@@ -6,7 +6,7 @@ import pytest
 
 from app import create_app
 from app.config import load_config
-from app.embedded_pg import normalise_database_url
+from app.config import normalise_database_url
 
 PSYCOPG2 = "postgresql+psycopg2://u:p@h:5432/d"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app import embedded_pg
+from devtools import embedded_pg
 
 ROOT = Path(__file__).resolve().parent.parent
 

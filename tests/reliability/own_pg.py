@@ -1,6 +1,6 @@
 """A private PostgreSQL that a test may stop, pause (SIGSTOP) and restart.
 
-Never the machine's server: an embedded one (app.embedded_pg) in a temporary directory,
+Never the machine's server: an embedded one (devtools.embedded_pg) in a temporary directory,
 migrated to head, listening on a Unix socket in its data directory.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import signal
 import tempfile
 from pathlib import Path
 
-from app.embedded_pg import start_embedded, stop_embedded
+from devtools.embedded_pg import start_embedded, stop_embedded
 
 
 def _children(pid: int) -> list[int]:

