@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from typing import Any
 
-# Metrics (app/metrics.py) in multiprocess mode: each worker writes its values here and a
+# Metrics (app/infra/metrics.py) in multiprocess mode: each worker writes its values here and a
 # scrape of /metrics adds them up. Set before the workers import prometheus_client; a fresh
 # folder per start unless the caller shares one (scripts/dev.py serve: web and worker).
 _METRICS_DIR = None
@@ -25,11 +25,11 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 bind = [f"{os.environ.get('BIND_HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gunicorn's gevent worker, answering its own 400/414/431 errors as problem+json
-worker_class = "app.gunicorn_worker.ProblemGeventWorker"
+worker_class = "app.infra.gunicorn_worker.ProblemGeventWorker"
 # the most connections (held long polls included) one worker serves at once; each needs a file
 # descriptor, so the process's RLIMIT_NOFILE must allow as many (bench/api.py raises both)
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS") or 2000)
-# On SIGTERM a worker answers its held long polls at once (app/shutdown.py) and lets the other
+# On SIGTERM a worker answers its held long polls at once (app/infra/shutdown.py) and lets the other
 # requests in flight finish within this many seconds.
 graceful_timeout = 65
 keepalive = 5
@@ -54,10 +54,10 @@ def on_exit(server: Any) -> None:
 
 def post_fork(server: Any, worker: Any) -> None:
     """In a gevent worker, make psycopg2 yield to other greenlets while it waits on the DB
-    (with the client-side deadlines of app/dbwait.py)."""
+    (with the client-side deadlines of app/infra/dbwait.py)."""
     from gunicorn.workers.ggevent import GeventWorker
 
     if isinstance(worker, GeventWorker):
-        from app.dbwait import patch_psycopg
+        from app.infra.dbwait import patch_psycopg
 
         patch_psycopg()

@@ -8,16 +8,21 @@ from typing import Any
 from flask import Flask
 from sqlalchemy.orm import configure_mappers
 
-from app import action_shortcut, body, dbwait, logs, security_headers, view_shortcut
-from app.config import client_deadlines, load_config
-from app.cors import init_cors
-from app.config import normalise_database_url
-from app.errors import ApiRequest, register_error_handlers
-from app.metrics import routes
-from app.request_log import RequestLog
-# (aliased: the subpackage app.api would shadow a global named ``api`` in this package)
-from app.extensions import api as smorest_api
-from app.extensions import db, migrate
+from app.http.front import action as action_shortcut
+from app.http import body
+from app.infra import dbwait
+from app.infra import logs
+from app.http import security_headers
+from app.http.front import view as view_shortcut
+from app.infra.config import client_deadlines, load_config
+from app.http.cors import init_cors
+from app.infra.config import normalise_database_url
+from app.http.errors import ApiRequest, register_error_handlers
+from app.infra.metrics import routes
+from app.http.request_log import RequestLog
+# (aliased: the subpackage app.http.routes would shadow a global named ``api`` in this package)
+from app.http.api_spec import api as smorest_api
+from app.db.extensions import db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,8 +50,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = normalise_database_url(uri)
     dbwait.configure(*client_deadlines(app.config["DATABASE_LIMITS"]))
 
-    # The "app" logger's handler (app/logs.py), before Flask would give it its own; the
-    # modules' loggers (app.errors, app.waiting, app.access...) are its children.
+    # The "app" logger's handler (app/infra/logs.py), before Flask would give it its own; the
+    # modules' loggers (app.http.errors, app.live.hub, app.access...) are its children.
     logs.configure("web", app.config["JSON_LOGS"])
     app.logger.debug("configured")
     db.init_app(app)
@@ -57,12 +62,12 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     body.init_app(app)
     security_headers.init_app(app)
 
-    from app import models  # noqa: F401  (register the tables on db.metadata)
+    from app.db import models  # noqa: F401  (register the tables on db.metadata)
 
-    # Now, not at a first query: app/action_path.py makes model instances without their
+    # Now, not at a first query: app/db/hot_sql.py makes model instances without their
     # constructor, which would otherwise configure the mappers.
     configure_mappers()
-    from app.api import register_blueprints
+    from app.http.routes import register_blueprints
 
     register_blueprints(app)
     action_shortcut.init_app(app)  # (these two last: they read the CORS origins set above;

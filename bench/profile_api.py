@@ -129,7 +129,7 @@ def _count_statements(engine: Any) -> None:
             kind = "NOTIFY"
         STATEMENTS[kind] = STATEMENTS.get(kind, 0) + 1
 
-    from app import prepared
+    from app.db import prepared
     real_run = prepared.run
 
     def run(fairy: Any, statements: list[Any], params: dict[str, Any],
@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                           "RATE_LIMIT_ACTION": "", "RATE_LIMIT_CREATE": ""})
         client = app.test_client()
         with app.app_context():
-            from app.extensions import db
+            from app.db.extensions import db
             _count_statements(db.engine)
         player = Player(client, 7)
         player.get_view()  # the listener starts: the shortcuts take requests of known tokens
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         if hub is not None:
             hub.close()
         with app.app_context():
-            from app.extensions import db
+            from app.db.extensions import db
             db.engine.dispose()
     finally:
         if admin is not None:

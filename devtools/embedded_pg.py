@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from app.config import normalise_database_url
+from app.infra.config import normalise_database_url
 
 _servers: dict[Path, Any] = {}
 _owner_pid = os.getpid()

@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT))
 
 def generate() -> str:
     from app import create_app
-    from app.extensions import api
+    from app.http.api_spec import api
 
     # No connection is made: the spec needs the app, not the database.
     app = create_app({"DATABASE_URL": "postgresql+psycopg2://unused@localhost/unused"})

@@ -25,8 +25,8 @@ def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]
 def event_types_written() -> set[str]:
     """Every event type the engine and the app write (`{"type": "..."` in their source)."""
     sources = [*(ROOT / "engine").glob("*.py"),
-               *(ROOT / "app" / name for name in ("matches.py", "play.py", "match_store.py",
-                                                  "fairness.py"))]
+               *(ROOT / "app" / "play" / name for name in ("seats.py", "moves.py", "store.py",
+                                                           "fairness.py"))]
     found = {m for path in sources
              for m in re.findall(r'\{"type": "(\w+)"', path.read_text())}
     return found - set(_FIELDS) - {"resign", "forfeit"}  # action bodies, not events

@@ -29,7 +29,7 @@ import httpx
 import pytest
 import yaml
 
-from app.webhook_models import WEBHOOK_EVENTS
+from app.db.webhook_models import WEBHOOK_EVENTS
 from tests.api.webhook_receiver import receiver
 from tests.concurrency.servers import Server, start_servers
 from tests.spec_support import operations

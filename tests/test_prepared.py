@@ -1,4 +1,4 @@
-"""app.prepared: statements planned once per connection, by PREPARE / EXECUTE."""
+"""app.db.prepared: statements planned once per connection, by PREPARE / EXECUTE."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,14 +6,15 @@ from typing import Any
 import psycopg2
 import pytest
 
-from app.prepared import Statement, run
+from app.live.current import READ_CURRENT
+from app.db.prepared import Statement, run
 
 TWICE = Statement("test_twice", "SELECT %(n)s * 2, %(label)s || '!', %(n)s + 1",
                   {"n": "int", "label": "text"})
 
 
 class Fairy:
-    """What app.prepared uses of SQLAlchemy's pooled connection: `info` and `cursor()`."""
+    """What app.db.prepared uses of SQLAlchemy's pooled connection: `info` and `cursor()`."""
 
     def __init__(self, dsn: str) -> None:
         self.connection = psycopg2.connect(dsn)
@@ -30,7 +31,7 @@ class Fairy:
 
 @pytest.fixture()
 def dsn(database_url: str) -> str:
-    from app.waiting import libpq_dsn
+    from app.db.channels import libpq_dsn
 
     return libpq_dsn(database_url)
 
@@ -88,7 +89,7 @@ def test_what_runs_after_the_commit_is_a_transaction_of_its_own(dsn: str) -> Non
         with fairy.connection.cursor() as cur:
             cur.execute("CREATE TEMPORARY TABLE test_after (n int PRIMARY KEY, tx bigint, "
                         "sync text)")
-        def rollback() -> None:  # (as app/action_path.py's own_connection does)
+        def rollback() -> None:  # (as app/db/hot_sql.py's own_connection does)
             with fairy.connection.cursor() as cur:
                 cur.execute("ROLLBACK")
 
@@ -152,14 +153,15 @@ def _scans(plan: dict[str, Any]) -> list[tuple[str, str]]:
 
 def test_the_hot_statements_are_planned_once_with_index_lookups(dsn: str) -> None:
     """The app's connections use each prepared statement's generic plan
-    (`plan_cache_mode`, app/config.py), so every statement must have a good one: with
+    (`plan_cache_mode`, app/infra/config.py), so every statement must have a good one: with
     thousands of players, matches, seats and endpoints (in a transaction rolled back), no
     statement of the hot paths scans a whole table."""
-    from app import action_path, conditional, watches
-    from app.config import connect_args, database_limits
+    from app.db import hot_sql as action_path
+    from app.live import watches
+    from app.infra.config import connect_args, database_limits
 
     statements = {
-        conditional.READ_CURRENT: {"match_ids": ["m_bulk7", "m_bulk8"],
+        READ_CURRENT: {"match_ids": ["m_bulk7", "m_bulk8"],
                                    "token_hashes": [None, "x" * 64]},
         action_path._READ: {"match_id": "m_bulk7"},
         action_path._LOCK: {"match_id": "m_bulk7"},

@@ -1,5 +1,5 @@
 """Watched matches: an action is notified only while someone waits on its match or answers
-its conditional GETs from what they hear (app/watches.py).
+its conditional GETs from what they hear (app/live/watches.py).
 
 A new table, empty at first: until a process watches a match, no action on it is notified,
 and no process trusts what it heard of it (they read the database instead), so the change

@@ -18,7 +18,7 @@ branch_labels = None
 depends_on = None
 
 LEVELS = ("random", "easy", "medium", "hard")
-"""The built-in levels; their players' ids are `p_level_<level>` (app/level_players.py)."""
+"""The built-in levels; their players' ids are `p_level_<level>` (app/play/level_players.py)."""
 
 
 def upgrade() -> None:

@@ -1,6 +1,6 @@
 """Fair share under abuse: a circuit breaker per webhook endpoint (failures in a row, and
-until when its deliveries wait), app/webhook_breaker.py; the players a player has blocked
-(app/blocks.py).
+until when its deliveries wait), app/webhooks/breaker.py; the players a player has blocked
+(app/play/blocks.py).
 
 Two columns with defaults that mean "closed" (existing endpoints need no data) and a new,
 empty table.

@@ -16,7 +16,7 @@ def _empty_tables(clean_db: None) -> None:
 def other_app(app: Any) -> Iterator[Any]:
     """A second app on the same database: another process, as far as the first one knows."""
     from app import create_app
-    from app.extensions import db
+    from app.db.extensions import db
 
     second = create_app(dict(app.config))
     yield second

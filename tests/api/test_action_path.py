@@ -1,4 +1,4 @@
-"""app/action_path.py reads a match by hand-written SQL: the views it gives are the ones the
+"""app/db/hot_sql.py reads a match by hand-written SQL: the views it gives are the ones the
 ORM's read gives, in every state a match can be in."""
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from tests.api.helpers import (NOTIFIED, create, full_match, play_out, random_st
 
 
 def _same_views(app: Any, match_id: str, players: int) -> None:
-    from app.action_path import read_match
-    from app.extensions import db
-    from app.match_store import get_match
-    from app.rendering import match_summary, match_view
+    from app.db.hot_sql import read_match
+    from app.db.extensions import db
+    from app.play.store import get_match
+    from app.play.rendering import match_summary, match_view
 
     with app.app_context():
         lean = read_match(match_id)
@@ -54,8 +54,8 @@ def test_a_fresh_process_reads_a_match_before_any_orm_query() -> None:
     code = (
         "from app import create_app\n"
         "create_app({'SQLALCHEMY_DATABASE_URI': 'postgresql://unused@127.0.0.1:1/unused'})\n"
-        "from app.action_path import _row\n"
-        "from app.models import Match, Seat\n"
+        "from app.db.hot_sql import _row\n"
+        "from app.db.models import Match, Seat\n"
         "seat = _row(Seat, seat=0, player_id='p', invited=False)\n"
         "match = _row(Match, id='m', version=3, seats=[seat])\n"
         "print(match.version, match.seat_of('p').seat)\n")
@@ -74,7 +74,7 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
     match it wrote last: the write, begun and committed, in one message."""
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 
-    from app.written import written
+    from app.live.written import written
     from tests.api.helpers import act_ok, get_view, messages
     from tests.api.test_known_answers import SETUP, listening, next_move
 
@@ -99,7 +99,7 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
         version = act_ok(client, match_id, mover, action)["version"]
     assert sent == ["BEGIN; EXECUTE truco_action_write_if_current; COMMIT" + NOTIFIED]
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
-    # every process hears of it (the notification follows the commit: app/action_path.py)
+    # every process hears of it (the notification follows the commit: app/db/hot_sql.py)
     assert [p.split(":")[:2] for p in listener.heard()] == [[match_id, str(version)]]
     listener.conn.close()
 
@@ -119,10 +119,10 @@ def _stored(app: Any, match_id: str) -> tuple[Any, ...]:
 
 def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
         client: Any, app: Any, other_app: Any) -> None:
-    """Written in one message from the match kept (app/written.py), an action's answer is
+    """Written in one message from the match kept (app/live/written.py), an action's answer is
     byte for byte (ETag included) the view another process reads afterwards, and the rows
     hold what the locked way stores: the state is the replay of the actions."""
-    from app.written import written
+    from app.live.written import written
     from tests.api.test_known_answers import SETUP, next_move
     from tests.api.test_events import _replayed
 
@@ -144,8 +144,8 @@ def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
 
 
 def watch(app: Any, match_id: str) -> None:
-    """Someone waits on the match: its actions are notified (app/watches.py)."""
-    from app import watches
+    """Someone waits on the match: its actions are notified (app/live/watches.py)."""
+    from app.live import watches
 
     with app.app_context():
         watches.watch([match_id], watches.SECONDS)
@@ -157,7 +157,7 @@ class Listener:
     def __init__(self, database_url: str) -> None:
         import psycopg2
 
-        from app.waiting import CHANNEL, libpq_dsn
+        from app.db.channels import CHANNEL, libpq_dsn
 
         self.conn = psycopg2.connect(libpq_dsn(database_url))
         self.conn.autocommit = True
@@ -183,8 +183,8 @@ def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
     stored and notified."""
     from sqlalchemy import text
 
-    from app.extensions import db
-    from app.written import written
+    from app.db.extensions import db
+    from app.live.written import written
     from tests.api.helpers import messages
     from tests.api.test_events import _replayed
     from tests.api.test_known_answers import SETUP, next_move
@@ -296,9 +296,9 @@ def test_a_refused_action_leaves_no_transaction_open(client: Any, app: Any) -> N
 
 def test_an_action_is_notified_only_while_its_match_is_watched(
         client: Any, app: Any, database_url: str) -> None:
-    """app/watches.py: an action on a match nobody waits on wakes no process; one on a
+    """app/live/watches.py: an action on a match nobody waits on wakes no process; one on a
     watched match does, either way it is written; a join is always notified."""
-    from app.written import written
+    from app.live.written import written
     from tests.api.helpers import act_ok, join
     from tests.api.test_known_answers import SETUP, next_move
 

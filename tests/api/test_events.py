@@ -106,9 +106,9 @@ def test_a_waiting_match_has_its_joins(client: Any) -> None:
 
 
 def _replayed(app: Any, match_id: str) -> tuple[Any, Any]:
-    from app import match_store as service
-    from app.extensions import db
-    from app.models import Match
+    from app.play import store as service
+    from app.db.extensions import db
+    from app.db.models import Match
 
     with app.app_context():
         match = db.session.get(Match, match_id)

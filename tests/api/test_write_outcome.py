@@ -2,7 +2,7 @@
 reached the database, 503 `service_unavailable` and nothing changed; a write whose commit
 cannot be confirmed, 503 `outcome_unknown`, and a retry with the same Idempotency-Key tells
 the truth (replayed when it was kept, applied once when not); a failure after a confirmed
-commit, the 200 of the action (app/write_outcome.py)."""
+commit, the 200 of the action (app/db/write_outcome.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -26,7 +26,7 @@ def terminate(app: Any, fairy: Any) -> None:
 
 def failing(app: Any, point: str) -> Callable[..., Any]:
     """`prepared.run` with the database failing at `point` of the action's transaction."""
-    from app import prepared
+    from app.db import prepared
 
     real = prepared.run
 
@@ -57,8 +57,8 @@ def actions(app: Any, match_id: str) -> int:
 @pytest.mark.parametrize("point", ["before the lock", "write refused"])
 def test_a_failure_before_the_write_is_kept_says_nothing_changed(
         client: Any, app: Any, monkeypatch: Any, point: str) -> None:
-    from app import prepared
-    from app.written import written
+    from app.db import prepared
+    from app.live.written import written
 
     match_id, seated = full_match(client, players=2, options={"first_dealer": 1})
     written.clear()  # the locked way: lock and read, then write
@@ -80,8 +80,8 @@ def test_a_commit_nobody_can_confirm_is_outcome_unknown_and_the_retry_tells(
         locked: bool) -> None:
     """Either way of writing: in one message (the match as this process wrote it last) or
     after the lock and read (`locked`)."""
-    from app import prepared
-    from app.written import written
+    from app.db import prepared
+    from app.live.written import written
 
     match_id, seated = full_match(client, players=2, options={"first_dealer": 1})
     if locked:
@@ -100,8 +100,8 @@ def test_a_commit_nobody_can_confirm_is_outcome_unknown_and_the_retry_tells(
 
 def test_a_failure_after_a_confirmed_commit_answers_the_action(
         client: Any, app: Any, monkeypatch: Any) -> None:
-    from app import prepared
-    from app.written import written
+    from app.db import prepared
+    from app.live.written import written
 
     match_id, seated = full_match(client, players=2, options={"first_dealer": 1})
     written.clear()

@@ -1,0 +1,102 @@
+"""Server-side prepared statements for the hot paths: PostgreSQL plans each of them once per
+connection instead of at every request (planning the action's statements cost more of the
+database's CPU than running them).
+
+Once is what the app's connections ask for: `plan_cache_mode=force_generic_plan`
+(app/infra/config.py). Left to choose, PostgreSQL compares the generic plan's estimated cost with
+the custom plans' and may go on planning at every execution: it did for the view's version
+read, whose generic plan (a list of unknown length) it estimated dearer, at three times the
+read's own cost. So every statement here is written to have a good generic plan (index
+lookups by parameter), which a test checks on tables of realistic size.
+
+psycopg2 has no prepared statements of its own, so they are SQL's `PREPARE` / `EXECUTE`. A
+statement is written with psycopg2's named parameters (``%(name)s``) and their SQL types;
+:class:`Statement` turns it into ``PREPARE name AS
+... $1 ...`` and ``EXECUTE name(%(a)s, ...)``. Which names a connection has prepared is
+kept in the pool's per-connection ``info``; a new connection reads `pg_prepared_statements`
+once, and the `PREPARE` of a missing statement travels in the same round trip as its first
+`EXECUTE`. Prepared statements outlive transactions (a rollback keeps them) and end with
+their connection.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import psycopg2
+
+_PARAM = re.compile(r"%\((\w+)\)s")
+_INFO_KEY = "truco_prepared"
+
+
+class Statement:
+    """One statement to prepare as `name`; `types` gives each parameter's SQL type (declared,
+    so that a parameter used in several places never gets two types deduced)."""
+
+    def __init__(self, name: str, sql: str, types: dict[str, str]) -> None:
+        self.name = name
+        self.params: list[str] = list(dict.fromkeys(_PARAM.findall(sql)))
+        assert set(self.params) == set(types), "every parameter has a type, and only they"
+        position = {p: i + 1 for i, p in enumerate(self.params)}
+        body = _PARAM.sub(lambda m: f"${position[m.group(1)]}", sql)
+        assert "%" not in body, "a literal % would be read by psycopg2"
+        declared = f" ({', '.join(types[p] for p in self.params)})" if self.params else ""
+        self.prepare = f"PREPARE {name}{declared} AS {body}"
+        self.execute = (f"EXECUTE {name}(" + ", ".join(f"%({p})s" for p in self.params) + ")"
+                        if self.params else f"EXECUTE {name}")
+
+
+AFTER_COMMIT = ["BEGIN", "SET LOCAL synchronous_commit TO off"]
+"""How the statements run after a commit (:func:`run`'s `after_commit`) begin their own
+transaction: one whose commit does not wait for the disk."""
+
+
+def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
+        begin: bool = False, commit: bool = False,
+        after_commit: list[Statement] | None = None) -> Any:
+    """Execute `statements` in one round trip on the pooled connection `fairy` (SQLAlchemy's
+    ``_ConnectionFairy``: it has ``info`` and ``cursor()``); the cursor, holding the last
+    statement's rows. `begin`: a `BEGIN` first, in the same message (on a connection in
+    autocommit, whose transaction the caller then ends); `commit`: a `COMMIT` last, in the
+    same message (when a statement fails, PostgreSQL runs none after it: the transaction
+    is left aborted, for the caller to roll back).
+
+    `after_commit` (with `commit`): statements run, still in the same message, once that
+    `COMMIT` is done, in a transaction of their own (:data:`AFTER_COMMIT`) committed without
+    waiting for the disk: what must happen only after the commit and need not survive a
+    crash (the notifications of a change: app/db/hot_sql.py)."""
+    assert commit or not after_commit, "what runs after the commit needs one"
+    prepared: set[str] | None = fairy.info.get(_INFO_KEY)
+    cursor = fairy.cursor()
+    if prepared is None:
+        cursor.execute("SELECT name FROM pg_prepared_statements")
+        prepared = {name for (name,) in cursor.fetchall()}
+        fairy.info[_INFO_KEY] = prepared
+    parts: list[str] = ["BEGIN"] if begin else []
+    named = set(prepared)  # (and those this message prepares)
+    _append(parts, statements, named)
+    if commit:
+        parts.append("COMMIT")
+    if after_commit:
+        parts.extend(AFTER_COMMIT)
+        _append(parts, after_commit, named)
+        parts.append("COMMIT")
+    try:
+        cursor.execute(";\n".join(parts), params)
+    except psycopg2.Error:
+        # (a PREPARE of this message may or may not have taken: read them again next time)
+        fairy.info.pop(_INFO_KEY, None)
+        cursor.close()
+        raise
+    prepared.update(named)
+    return cursor
+
+
+def _append(parts: list[str], statements: list[Statement], named: set[str]) -> None:
+    """The `EXECUTE` of each of `statements`, after its `PREPARE` where the name is not in
+    `named` (then added)."""
+    for statement in statements:
+        if statement.name not in named:
+            parts.append(statement.prepare)
+            named.add(statement.name)
+        parts.append(statement.execute)

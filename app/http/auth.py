@@ -1,0 +1,115 @@
+"""The caller of a Flask request: their bearer token (app/infra/tokens.py) and player.
+
+Timing: a token is found by an index lookup on its SHA-256, so the time the database takes
+depends on the hash, which an attacker cannot steer bit by bit toward a stored hash without
+inverting SHA-256 (learning a prefix of a stored hash does not help forge a token). The
+found row's hash is still compared with the computed one by :func:`hmac.compare_digest`, so
+no byte-by-byte comparison of secret material happens in Python either.
+"""
+from __future__ import annotations
+
+import hmac
+
+from flask import g, request
+
+from app.infra.problems import ApiError
+from app.db.extensions import db
+from app.db.models import Player, id_can_exist
+from app.infra.tokens import hash_token, parse_bearer
+from app.live.current import Current, current_for
+from app.live.pollcap import token_key
+
+
+def bearer_token() -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, or None."""
+    return parse_bearer(request.headers.get("Authorization", ""))
+
+
+def optional_player() -> Player | None:
+    """The caller, when a valid token is sent; a bad token is still a 401."""
+    if "player" in g:
+        return g.player
+    token = bearer_token()
+    player = None
+    if token is not None:
+        digest = hash_token(token)
+        player = db.session.execute(
+            db.select(Player).where(Player.token_hash == digest)
+        ).scalar_one_or_none()
+        if player is None or not hmac.compare_digest(player.token_hash, digest):
+            raise ApiError(401, "unauthorized", "the bearer token is unknown")
+    elif token_sent():
+        raise ApiError(401, "unauthorized", "use Authorization: Bearer <token>")
+    g.player = player
+    return player
+
+
+def token_sent() -> bool:
+    """Whether the request has an Authorization header (well-formed or not)."""
+    return bool(request.headers.get("Authorization"))
+
+
+def require_player() -> Player:
+    """The caller, or 401."""
+    player = optional_player()
+    if player is None:
+        raise ApiError(401, "unauthorized", "this endpoint needs Authorization: Bearer <token>")
+    return player
+
+
+def caller_id() -> str:
+    """The caller's player id, or 401: from this process's known tokens (app/live/known.py)
+    without a query when it can, else from the database (and then known); once a request."""
+    if "caller_id" not in g:
+        g.caller_id = _caller_id()
+    return g.caller_id
+
+
+def _caller_id() -> str:
+    if "player" in g and g.player is not None:
+        return g.player.id
+    token = bearer_token()
+    if token is not None:
+        from app.live.hub import hub
+
+        known = hub().known
+        digest = hash_token(token)
+        found = known.player(digest)
+        if found is not None:
+            return found
+        generation = known.generation
+        player = require_player()
+        known.learn_token(generation, digest, player.id)
+        return player.id
+    return require_player().id
+
+
+def current(match_id: str, heard: bool = True) -> Current | None:
+    """The caller's current view of `match_id` (version and seat), or None when it cannot be
+    told cheaply: no such match, an unknown token, a malformed Authorization header.
+
+    With `heard`, without a query when this process knows the match's version, the token
+    and the seat (app/live/known.py): good for a 304, which says only "nothing you have not seen
+    was heard of". A body is always rendered from a version read (`heard=False`), so that a
+    client whose action another process has just acknowledged never reads the match from
+    before it. Otherwise one query, whose findings the process learns."""
+    if not id_can_exist(match_id):
+        return None
+    token = bearer_token()
+    if token is None and token_sent():
+        return None
+    return current_for(match_id, None if token is None else hash_token(token), heard)
+
+
+def client_address() -> str:
+    """The caller's address (behind a proxy, configure ProxyFix so this is the client)."""
+    return request.remote_addr or "unknown"
+
+
+def poll_key() -> str:
+    """Whose long-poll slots a request takes (app/live/pollcap.py): a digest of its bearer
+    token, or its address when it sends none."""
+    token = bearer_token()
+    if token is not None:
+        return token_key(hash_token(token))
+    return "addr:" + client_address()

@@ -1,0 +1,158 @@
+"""The plain `POST /v1/matches/{id}/actions`, played before Flask routes the request.
+
+An action is the request every match makes most of after views, and Flask's layers (the
+request context, the routing, the before/after hooks, webargs and marshmallow) cost about as
+much CPU as the action itself. So, in front of Flask (WSGI), a request that is plainly an
+action goes straight to the service function, app.play.moves.act:
+
+- `POST /v1/matches/{id}/actions` with no query string (a long poll, `wait=N`, is Flask's),
+  no `Origin` (CORS is Flask's), `Content-Type: application/json` and a `Content-Length`
+  within the limit (no chunked body), and a bearer token this process knows (app/live/known.py,
+  as Flask's `caller_id` takes it);
+- a body that parses and has exactly the shapes ActionSchema loads unchanged (nothing
+  nested): an object of `type` (one of the four kinds), `card` (a string), `slot` (an
+  integer), `face_down` (a boolean) and `to` (an integer or null).
+
+Anything else goes on to Flask unchanged (the body put back as it came), which answers it as
+always: what Flask's before-request hooks or its body validation refuse (401, 413, 415, a
+malformed or invalid body) is never taken here. Once taken, the request runs exactly what
+Flask's route runs (the rate limit, the Idempotency-Key check, play.act, in that order); an
+error on the way (a body that does not arrive in time, 429, 412, 422, a database error) is
+answered by Flask's own error handlers and after-request hooks, in a request context of its
+own; a success carries the headers Flask's path gives it (tests compare status, headers and
+body with Flask's answer to the same request).
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+from flask import Flask
+from werkzeug.http import HTTP_STATUS_CODES
+
+from app.infra.tokens import token_hash_of
+from app.play import moves as play
+from app.db import ratelimit
+from app.http.routes.actions import idempotency_key
+from app.http.responses import answer_bytes
+from app.http.body import read_within
+from app.db.models import id_can_exist
+from app.http.front.view import PREFIX, fixed_headers
+
+SUFFIX = "/actions"
+KINDS = frozenset({"play", "raise", "accept", "refuse"})
+JSON_TYPES = frozenset({"application/json", "application/json;charset=utf-8"})
+
+
+def plain_action(body: Any) -> bool:
+    """Whether `body` is an action ActionSchema loads as it is (anything else: Flask's
+    path validates it, and answers 422 where it must)."""
+    if not isinstance(body, dict) or not isinstance(body.get("type"), str) \
+            or body["type"] not in KINDS:
+        return False
+    for name, value in body.items():
+        if name == "type":
+            continue
+        if name == "card":
+            ok = isinstance(value, str)
+        elif name == "face_down":
+            ok = isinstance(value, bool)
+        elif name in ("slot", "to"):
+            ok = (type(value) is int) or (name == "to" and value is None)
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+class ActionShortcut:
+    """WSGI middleware in front of the Flask app (under app/http/front/view.py's)."""
+
+    def __init__(self, app: Flask) -> None:
+        self._app = app
+        self._next = app.wsgi_app
+        self._fixed = fixed_headers(app)
+
+    def __call__(self, environ: dict[str, Any],
+                 start_response: Callable[..., Any]) -> Iterable[bytes]:
+        taken = self._taken(environ)
+        if taken is None:
+            return self._next(environ, start_response)
+        match_id, player_id, length = taken
+        try:
+            raw = read_within(environ["wsgi.input"], length,
+                              self._app.config.get("BODY_TIMEOUT", 0))
+        except Exception as exc:  # noqa: BLE001 - answered as Flask's read_body answers it
+            return self._flask_error(environ, start_response, exc)
+        environ["wsgi.input"] = io.BytesIO(raw)  # (read again by Flask if it goes there)
+        environ["wsgi.input_terminated"] = False
+        body = _parsed(raw) if len(raw) == length else None
+        if body is None:
+            return self._next(environ, start_response)
+        try:
+            with self._app.app_context():
+                ratelimit.check("action", player_id)
+                answer = play.act(player_id, match_id, body,
+                                  if_match=environ.get("HTTP_IF_MATCH"),
+                                  idempotency_key=idempotency_key(
+                                      environ.get("HTTP_IDEMPOTENCY_KEY")))
+                data = answer_bytes(answer)
+        except Exception as exc:  # noqa: BLE001 - Flask's error handlers answer it
+            return self._flask_error(environ, start_response, exc)
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
+                   *answer.headers.items(), *self._fixed]
+        start_response(f"{answer.status} {HTTP_STATUS_CODES[answer.status].upper()}", headers)
+        return [data]
+
+    def _taken(self, environ: dict[str, Any]) -> tuple[str, str, int] | None:
+        """(match id, caller, body length) of a request this takes, else None."""
+        path = environ.get("PATH_INFO", "")
+        if (environ.get("REQUEST_METHOD") != "POST" or not path.startswith(PREFIX)
+                or not path.endswith(SUFFIX) or environ.get("QUERY_STRING")
+                or "HTTP_ORIGIN" in environ or "HTTP_TRANSFER_ENCODING" in environ):
+            return None
+        match_id = path[len(PREFIX):-len(SUFFIX)]
+        if not match_id or "/" in match_id or not id_can_exist(match_id):
+            return None
+        content_type = environ.get("CONTENT_TYPE", "").replace(" ", "").lower()
+        length = environ.get("CONTENT_LENGTH", "")
+        limit = self._app.config.get("MAX_CONTENT_LENGTH") or 1 << 30
+        if (content_type not in JSON_TYPES or not length.isdigit()
+                or not 0 < int(length) <= limit):
+            return None
+        hub = self._app.extensions.get("truco_hub")
+        digest = token_hash_of(environ.get("HTTP_AUTHORIZATION"))
+        if hub is None or not digest:
+            return None
+        player_id = hub.known.player(digest)
+        return None if player_id is None else (match_id, player_id, int(length))
+
+    def _flask_error(self, environ: dict[str, Any], start_response: Callable[..., Any],
+                     exc: Exception) -> Iterable[bytes]:
+        """`exc` answered as Flask's path answers it: its error handlers, then its
+        after-request hooks (security headers, CORS)."""
+        app = self._app
+        with app.request_context(environ):
+            try:
+                response = app.finalize_request(app.handle_user_exception(exc))
+            except Exception as unhandled:  # noqa: BLE001 - (a handler failed: a 500)
+                response = app.handle_exception(unhandled)
+        return response(environ, start_response)
+
+
+def _parsed(raw: bytes) -> dict[str, Any] | None:
+    """The action in `raw` when it is plain (:func:`plain_action`: nothing nested), else
+    None."""
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    return body if plain_action(body) else None
+
+
+def init_app(app: Flask) -> None:
+    """Install it in front of Flask's WSGI app (before the view shortcut wraps both)."""
+    app.wsgi_app = ActionShortcut(app)  # type: ignore[method-assign]

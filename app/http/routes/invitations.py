@@ -1,0 +1,53 @@
+"""The caller's invitations: declined all at once; players blocked from inviting them."""
+from __future__ import annotations
+
+from flask import Response
+from flask_smorest import Blueprint
+
+from app.play import blocks
+from app.play import invitations
+from app.db import ratelimit
+from app.http.responses import json_response
+from app.http.auth import require_player
+from app.http.schemas import (AUTH_REQUIRED, BlockedListSchema, BlockedSchema,
+                         InvitationsDeclinedSchema)
+
+blp = Blueprint("invitations", __name__, url_prefix="/v1",
+                description="Invitations: declining them, blocking who sends them")
+
+
+@blp.route("/me/invitations/decline", methods=["POST"])
+@blp.response(200, InvitationsDeclinedSchema)
+@blp.doc(operationId="declineAllInvitations", **AUTH_REQUIRED)
+def decline_all() -> Response:
+    """Decline every invitation you have not accepted yet (each as `leave` declines one)."""
+    player = require_player()
+    ratelimit.check("seat", player.id)
+    return json_response({"declined": invitations.decline_all(player)})
+
+
+@blp.route("/me/blocks", methods=["GET"])
+@blp.response(200, BlockedListSchema)
+@blp.doc(operationId="listBlockedPlayers", **AUTH_REQUIRED)
+def list_blocked() -> Response:
+    """The players you have blocked, the most recent first."""
+    return json_response({"items": blocks.blocked(require_player())})
+
+
+@blp.route("/me/blocks/<player_id>", methods=["PUT"])
+@blp.response(200, BlockedSchema)
+@blp.doc(operationId="blockPlayer", **AUTH_REQUIRED)
+def block(player_id: str) -> Response:
+    """Block a player: their invitations to you are refused, and those pending declined."""
+    player = require_player()
+    ratelimit.check("seat", player.id)
+    return json_response(blocks.block(player, player_id))
+
+
+@blp.route("/me/blocks/<player_id>", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(operationId="unblockPlayer", **AUTH_REQUIRED)
+def unblock(player_id: str) -> Response:
+    """Take a player off your blocks."""
+    blocks.unblock(require_player(), player_id)
+    return Response(status=204)

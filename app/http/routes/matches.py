@@ -1,0 +1,206 @@
+"""Matches: create, the lobby, the view (with ETag and long poll), join, leave, resign."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request
+from flask_smorest import Blueprint
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from app.live.current import Current
+from app.http.long_poll import wait_until
+from app.http import auth
+from app.play import conditional
+from app.play import moves as play
+from app.db import ratelimit
+from app.play import seats as service
+from app.db.hot_sql import read_match
+from app.http.responses import answer_response, body_response, json_response, not_modified
+from app.http.auth import caller_id, optional_player, require_player
+from app.db.extensions import db
+from app.play.store import get_match
+from app.db.models import Match
+from app.play.rematch import rematch as make_rematch
+from app.infra.encoding import etag_matches, etag_of, tagged
+from app.play.rendering import match_summary
+from app.http.schemas import (
+    AUTH_OPTIONAL,
+    AUTH_REQUIRED,
+    IF_NONE_MATCH,
+    JOIN_EXAMPLES,
+    MATCH_EXAMPLES,
+    JoinSchema,
+    LobbyQuerySchema,
+    MatchCreateSchema,
+    MatchListSchema,
+    MatchViewSchema,
+    WaitQuerySchema,
+    examples,
+    headers,
+    not_modified_doc,
+)
+from app.live.written import written
+
+blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
+
+
+@blp.before_request
+def _authenticate() -> None:
+    """Every POST here needs a player: 401 before the body is parsed (API.md). (The
+    caller's id, from this process's known tokens without a query when it can.)"""
+    if request.method == "POST":
+        caller_id()
+
+
+@blp.route("/matches", methods=["POST"])
+@blp.arguments(MatchCreateSchema(), required=False, examples=examples(MATCH_EXAMPLES))
+@blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
+@blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="createMatch")
+def create(body: dict[str, Any]) -> Response:
+    """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
+    player_id = caller_id()
+    ratelimit.check("create", player_id)
+    answer = service.create_match(player_id, body)
+    return answer_response(answer, {"Location": f"/v1/matches/{answer.body['id']}"})
+
+
+@blp.route("/matches")
+@blp.arguments(LobbyQuerySchema(), location="query")
+@blp.response(200, MatchListSchema)
+@blp.doc(**AUTH_OPTIONAL)
+@blp.doc(operationId="listLobby")
+def lobby(args: dict[str, Any]) -> Response:
+    """Public matches waiting for players, newest first."""
+    player = optional_player()  # a bad token is a 401 even when the lobby is empty
+    query = select(Match).where(Match.status == "waiting", Match.visibility == "public")
+    if "ruleset" in args:
+        query = query.where(Match.ruleset == args["ruleset"])
+    if "players" in args:
+        query = query.where(Match.players == args["players"])
+    rows = db.session.execute(query.options(selectinload(Match.seats))
+                              .order_by(Match.created_at.desc(), Match.id)
+                              .offset(args["offset"]).limit(args["limit"] + 1)).scalars().all()
+    items = [match_summary(m, player) for m in rows[:args["limit"]]]
+    more = len(rows) > args["limit"]
+    return json_response({"items": items,
+                          "next_offset": args["offset"] + args["limit"] if more else None})
+
+
+@blp.route("/matches/<match_id>", parameters=[IF_NONE_MATCH])
+@blp.arguments(WaitQuerySchema(), location="query")
+@blp.response(200, MatchViewSchema, headers=headers("ETag"))
+@blp.alt_response(304, **not_modified_doc("unchanged since If-None-Match (after `wait` s)"))
+@blp.doc(**AUTH_OPTIONAL)
+@blp.doc(operationId="getMatch")
+def show(args: dict[str, Any], match_id: str) -> Response:
+    """The match as the caller may see it. `If-None-Match` gives 304 when nothing changed;
+    with `wait` the request is held until the match changes or the wait runs out."""
+    seen = request.headers.get("If-None-Match")
+    now = auth.current(match_id)
+    woken = False
+    if seen and now is not None and etag_matches(seen, now.etag):
+        unchanged = now.etag
+        if args["wait"]:
+            now = wait_until([match_id], lambda: _changed(match_id, seen), args["wait"],
+                                   watch=[match_id])
+            woken = now is not None
+        if now is None or etag_matches(seen, now.etag):  # (None: the wait ran out unchanged)
+            return not_modified(unchanged if now is None else now.etag)
+    if now is not None and now.heard and not woken:
+        # A body shows a version read, never one only heard of, which may lag a change the
+        # caller made through another process. (A long poll woken by a change shows the
+        # version heard since it began: newer than the caller's, and read once for all the
+        # waiters of that match and seat.)
+        now = auth.current(match_id, heard=False)
+    return _view(match_id, now, seen)
+
+
+def optional_player_id() -> str | None:
+    player = optional_player()
+    return None if player is None else player.id
+
+
+def _changed(match_id: str, seen: str) -> Current | None:
+    """The caller's current view when it is no longer the one `seen` names (a long poll's
+    check: one cheap query, nothing loaded)."""
+    now = auth.current(match_id)
+    return now if now is None or not etag_matches(seen, now.etag) else None
+
+
+def _view(match_id: str, now: Current | None, seen: str | None) -> Response:
+    """The caller's view, rendered once per (match, version, seat) in this process.
+    Without `now` (an unknown match or token) the match and the caller are read in full,
+    which answers 401 or 404 as they should."""
+
+    def render() -> tuple[conditional.Key, bytes]:
+        if now is None:
+            player_id = optional_player_id()
+            match = get_match(match_id)
+        else:  # (the match and the caller are known to exist: one prepared read, or none
+            player_id = now.player_id  # when this process wrote that version: app/live/written.py)
+            match = (written.get(match_id, now.version) or read_match(match_id)
+                     or get_match(match_id))
+        return conditional.rendered(match, player_id)
+
+    if now is None:
+        (_, version, seat), body = render()
+    else:
+        (_, version, seat), body = conditional.renderings.get(
+            (match_id, now.version, now.seat), render)
+    tag = etag_of(match_id, version, seat)
+    if etag_matches(seen, tag):
+        return not_modified(tag)
+    return body_response(body, 200, tagged(tag))
+
+
+@blp.route("/matches/<match_id>/join", methods=["POST"])
+@blp.arguments(JoinSchema(), required=False, examples=examples(JOIN_EXAMPLES))
+@blp.response(200, MatchViewSchema, headers=headers("ETag"))
+@blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="joinMatch")
+def join(body: dict[str, Any], match_id: str) -> Response:
+    """Take a seat (`seat`, or the first free one); private matches need `invite_code`.
+    Joining again returns the seat you already have."""
+    player_id = caller_id()
+    ratelimit.check("seat", player_id)
+    answer, _ = service.join_match(player_id, match_id, body["seat"], body["invite_code"],
+                                   body["client_seed"])
+    return answer_response(answer)
+
+
+@blp.route("/matches/<match_id>/leave", methods=["POST"])
+@blp.response(200, MatchViewSchema, headers=headers("ETag"))
+@blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="leaveMatch")
+def leave(match_id: str) -> Response:
+    """Give up your seat before the match starts."""
+    player = require_player()
+    ratelimit.check("seat", player.id)
+    return answer_response(service.leave_match(player, match_id))
+
+
+@blp.route("/matches/<match_id>/resign", methods=["POST"])
+@blp.response(200, MatchViewSchema, headers=headers("ETag"))
+@blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="resignMatch")
+def resign(match_id: str) -> Response:
+    """Your team concedes the match."""
+    player = require_player()
+    ratelimit.check("seat", player.id)
+    return answer_response(play.resign(player, match_id))
+
+
+@blp.route("/matches/<match_id>/rematch", methods=["POST"])
+@blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
+@blp.alt_response(200, schema=MatchViewSchema, headers=headers("ETag", "Location"),
+                  description="the rematch existed already: the same match")
+@blp.doc(operationId="createRematch", **AUTH_REQUIRED)
+def rematch(match_id: str) -> Response:
+    """Play a finished match again with the same players.
+
+    The same ruleset, options and turn rules; seat s plays at s + 1; the other players are
+    invited, bots keep playing. Asked again, by anyone: 200 with the same match."""
+    answer = make_rematch(caller_id(), match_id, MatchCreateSchema().load)
+    return answer_response(answer, {"Location": f"/v1/matches/{answer.body['id']}"})

@@ -1,0 +1,108 @@
+"""Webhooks: `/v1/me/webhooks`, the caller's push endpoints (docs/correspondence.md)."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import Response
+from flask_smorest import Blueprint
+
+from app.webhooks import endpoints as service
+from app.http.responses import json_response
+from app.http.auth import require_player
+from app.infra.problems import PROBLEM_MIMETYPE
+from app.http.errors import ProblemSchema
+from app.infra.encoding import PRIVATE_CACHE_CONTROL
+from app.http.schemas import AUTH_REQUIRED, examples, headers
+from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
+from app.http.webhook_schemas import (
+    WEBHOOK_EXAMPLES,
+    WebhookCreatedSchema,
+    WebhookCreateSchema,
+    WebhookDetailSchema,
+    WebhookListSchema,
+)
+
+blp = Blueprint("webhooks", __name__, url_prefix="/v1",
+                description="Webhooks: your events POSTed to your server")
+
+
+@blp.before_request
+def _authenticate() -> None:
+    """Every endpoint here needs a player: 401 before the body is parsed."""
+    require_player()
+
+
+def _time(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def endpoint_public(endpoint: WebhookEndpoint) -> dict[str, Any]:
+    """An endpoint as its owner sees it (never the secret)."""
+    return {"id": endpoint.id, "url": endpoint.url, "events": list(endpoint.events),
+            "status": endpoint.status, "disabled_at": _time(endpoint.disabled_at),
+            "disabled_reason": endpoint.disabled_reason,
+            "created_at": _time(endpoint.created_at)}
+
+
+def delivery_public(delivery: WebhookDelivery) -> dict[str, Any]:
+    return {"id": delivery.id, "event": delivery.event,
+            "match_id": delivery.payload.get("data", {}).get("match_id"),
+            "status": delivery.status, "attempts": delivery.attempts,
+            "response_status": delivery.response_status, "last_error": delivery.last_error,
+            "created_at": _time(delivery.created_at),
+            "last_attempt_at": _time(delivery.last_attempt_at),
+            "next_attempt_at": _time(delivery.next_attempt_at),
+            "delivered_at": _time(delivery.delivered_at)}
+
+
+@blp.route("/me/webhooks", methods=["POST"])
+@blp.arguments(WebhookCreateSchema(), examples=examples(WEBHOOK_EXAMPLES))
+@blp.response(201, WebhookCreatedSchema, headers=headers("Location"))
+@blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="you have the most webhooks allowed (code too_many_webhooks)")
+@blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="createWebhook")
+def create(body: dict[str, Any]) -> Response:
+    """Register a webhook; the signing secret in the answer is shown only this once."""
+    endpoint, secret = service.create(require_player(), body)
+    return json_response({**endpoint_public(endpoint), "secret": secret}, 201,
+                         {"Location": f"/v1/me/webhooks/{endpoint.id}",
+                          "Cache-Control": "no-store"})
+
+
+@blp.route("/me/webhooks")
+@blp.response(200, WebhookListSchema)
+@blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="listWebhooks")
+def index() -> Response:
+    """Your webhooks, oldest first (without their secrets)."""
+    items = [endpoint_public(e) for e in service.listed(require_player())]
+    return json_response({"items": items}, 200, {"Cache-Control": PRIVATE_CACHE_CONTROL})
+
+
+@blp.route("/me/webhooks/<webhook_id>")
+@blp.response(200, WebhookDetailSchema)
+@blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="no such webhook of yours (code webhook_not_found)")
+@blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="getWebhook")
+def show(webhook_id: str) -> Response:
+    """One of your webhooks with its most recent deliveries: status, attempts, the last
+    answer's status and error, and when."""
+    endpoint = service.owned(require_player(), webhook_id)
+    body = {**endpoint_public(endpoint),
+            "deliveries": [delivery_public(d) for d in service.recent(endpoint)]}
+    return json_response(body, 200, {"Cache-Control": PRIVATE_CACHE_CONTROL})
+
+
+@blp.route("/me/webhooks/<webhook_id>", methods=["DELETE"])
+@blp.response(204)
+@blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="no such webhook of yours (code webhook_not_found)")
+@blp.doc(**AUTH_REQUIRED)
+@blp.doc(operationId="deleteWebhook")
+def delete(webhook_id: str) -> Response:
+    """Remove a webhook; its pending deliveries are not sent."""
+    service.delete(require_player(), webhook_id)
+    return Response(status=204)

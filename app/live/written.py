@@ -1,0 +1,80 @@
+"""The matches this process has just written, kept a moment so that a view of that version
+renders without reading the match back, and so that the next action on it can be tried
+without reading it first.
+
+After an action, the next request is most often a view of the version it made (the other
+players' turn, or a long poll woken by it). The version to show is still read in the
+database (app/live/current.py: a view is always rendered from a version read); only when that
+version is one this process wrote itself is the match taken from here instead of read again.
+A kept match is never changed afterwards (the action that made it is over), and everything a
+view shows changes only with the version, so the body is the same as from a read (a test
+compares them byte for byte).
+
+The newest version kept of a match is also where the next action on it starts
+(app/play/moves.py: `act`): an action applied to it is written only if the match is still at that
+version when the write runs (app/db/hot_sql.py: `write_if_current`), else it is made again
+on the match read under its lock.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import NamedTuple
+
+from app.db.models import Match
+from app.db.writes import Endpoint
+
+KEPT = 256
+"""Matches kept (the latest written): a moment's worth of actions of one process."""
+
+
+class Kept(NamedTuple):
+    """A match as this process committed it, and the active webhook endpoints of its players
+    as its write found them."""
+
+    match: Match
+    endpoints: tuple[Endpoint, ...]
+
+
+class Written:
+    """The last :data:`KEPT` matches written by this process, by (id, version)."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self._size = size
+        self._matches: OrderedDict[tuple[str, int], Kept] = OrderedDict()
+        self._newest: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def keep(self, match: Match, endpoints: list[Endpoint] | tuple[Endpoint, ...] = ()) -> None:
+        """Keep `match` as committed (the caller changes it no more)."""
+        with self._lock:
+            self._matches[(match.id, match.version)] = Kept(match, tuple(endpoints))
+            if match.version > self._newest.get(match.id, 0):
+                self._newest[match.id] = match.version
+            while len(self._matches) > self._size:
+                (match_id, version), _ = self._matches.popitem(last=False)
+                if self._newest.get(match_id) == version:
+                    del self._newest[match_id]
+
+    def clear(self) -> None:
+        """Forget every match kept (the next action on each is read first)."""
+        with self._lock:
+            self._matches.clear()
+            self._newest.clear()
+
+    def get(self, match_id: str, version: int) -> Match | None:
+        """Version `version` of `match_id` when this process wrote it lately, else None."""
+        with self._lock:
+            found = self._matches.get((match_id, version))
+        return None if found is None else found.match
+
+    def newest(self, match_id: str) -> Kept | None:
+        """The newest version of `match_id` this process wrote lately (not necessarily the
+        match's current version: another process may have written since), else None."""
+        with self._lock:
+            version = self._newest.get(match_id)
+            return None if version is None else self._matches.get((match_id, version))
+
+
+written = Written()
+"""This process's recently written matches."""

@@ -1,0 +1,93 @@
+"""The inbox: a player's matches, most urgent first (GET /v1/me/matches).
+
+Order: the matches where the player's seat is to act, the nearest deadline first; then their
+invitations, the most recent first; then every other match, the most recently changed first.
+`awaiting` counts the matches where it is the player's turn, `invitations` their pending
+invitations, whatever the filters and the page. An expired invitation is not listed.
+"""
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import ColumnElement, any_, case, func, select
+from sqlalchemy.orm import selectinload
+
+from app.db.extensions import db
+from app.play.invitation_rules import ttl as invitation_ttl
+from app.db.models import Match, Player, Seat
+from app.play.rendering import match_summary
+
+OVER = ("finished", "cancelled")
+
+
+def _turn() -> ColumnElement[bool]:
+    """True for a (match, seat) row where the seat is to act."""
+    return (Match.status == "active") & (Seat.seat == any_(Match.to_act)) & ~Seat.invited
+
+
+def _waits_for_player() -> ColumnElement[bool]:
+    """True for a (match, seat) row where the match waits for the seat's player."""
+    return Seat.invited | _turn()
+
+
+def _listed(now: datetime) -> ColumnElement[bool]:
+    """The player's rows that the inbox shows: all but expired invitations."""
+    return ~(Seat.invited & (Seat.joined_at <= now - invitation_ttl()))
+
+
+def page(player: Player, filters: dict[str, Any],
+         known: tuple[int, int, int] | None = None) -> dict[str, Any]:
+    """A page of the player's matches (invitations included), filtered by `status` and
+    `your_turn`, from `offset`, `limit` long: `{"items", "next_offset", "awaiting",
+    "invitations"}`.
+    `known`: the player's `attention` when the caller has just read it (not read again)."""
+    waits, turn = _waits_for_player(), _turn()
+    query = (select(Match).join(Seat, Seat.match_id == Match.id)
+             .where(Seat.player_id == player.id, _listed(datetime.now(timezone.utc)))
+             .options(selectinload(Match.seats))
+             .order_by(turn.desc(), Seat.invited.desc(),
+                       case((turn, Match.deadline)).asc().nulls_last(),
+                       Match.updated_at.desc(), Match.id)
+             .offset(filters["offset"]).limit(filters["limit"] + 1))
+    if "status" in filters:
+        query = query.where(Match.status == filters["status"])
+    if "your_turn" in filters:
+        query = query.where(waits if filters["your_turn"] else ~func.coalesce(waits, False))
+    rows = db.session.execute(query).scalars().all()
+    more = len(rows) > filters["limit"]
+    counts = known or attention(player)
+    return {"items": [match_summary(m, player) for m in rows[:filters["limit"]]],
+            "next_offset": filters["offset"] + filters["limit"] if more else None,
+            "awaiting": counts[0], "invitations": counts[2]}
+
+
+def attention(player: Player) -> tuple[int, int, int]:
+    """(matches where it is the player's turn, matches of theirs that are over, pending
+    invitations): a long poll on the inbox answers when one changes (their turn came, a match
+    ended, an invitation arrived, was withdrawn or expired)."""
+    row = db.session.execute(
+        select(func.count().filter(_turn()), func.count().filter(Match.status.in_(OVER)),
+               func.count().filter(Seat.invited))
+        .select_from(Match).join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player.id, _listed(datetime.now(timezone.utc)))).one()
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+def open_matches(player: Player) -> list[str]:
+    """The matches of the player that actions can still change (waiting or active): what an
+    inbox long poll watches (app/live/watches.py; a match the player joins later is notified by
+    its join)."""
+    return list(db.session.execute(
+        select(Match.id).join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player.id, Match.status.in_(("waiting", "active")))
+    ).scalars())
+
+
+def list_tag(listed: dict[str, Any]) -> str:
+    """The ETag of a page: its matches and versions, where it ends, and the awaiting count."""
+    items = ";".join(f"{i['id']}.{i['version']}" for i in listed["items"])
+    digest = hashlib.sha256(
+        f"{items};{listed['next_offset']};{listed['awaiting']};{listed['invitations']}".encode())
+    return f'"me.{digest.hexdigest()[:32]}"'

@@ -1,0 +1,247 @@
+"""Playing: a player's action, a resignation, a bot's move. Each verb owns its transaction:
+lock the match, check, ask the engine, store state, actions and events, notify, commit."""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import replace
+from datetime import datetime
+from typing import Any, Literal
+
+import orjson
+from sqlalchemy.orm.attributes import flag_modified
+
+import engine
+from app.db import hot_sql as action_path
+from app.infra.encoding import json_bytes
+from app.infra.problems import ApiError
+from app.db.extensions import db
+from app.play.store import (FORFEIT, append_events, bump, load_state, lock_match, notify,
+                             record, store)
+from app.db.models import Match, Player, Seat
+from app.infra.encoding import etag_matches
+from app.play.rendering import Answer, etag, match_view, view_answer
+from app.play.seat_gate import refuse_outsider
+from app.webhooks.outbox import enqueue_deadline_soon, enqueue_turn_timed_out
+from app.live.hub import heard_version
+from app.db.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
+from app.live.written import written
+from engine.bots import choose
+
+
+def request_hash(body: dict[str, Any]) -> str:
+    """The hash of the action the body means: a retry that writes the card as "7C" or
+    spells out a default (`face_down: false`) is the same request."""
+    try:
+        form = engine.normal_form(body)
+    except engine.InvalidAction:
+        form = body
+    return hashlib.sha256(json.dumps(form, sort_keys=True).encode()).hexdigest()
+
+
+ABANDONED_AFTER = 3
+"""Deadlines in a row after which a seat counts as abandoned: its team forfeits."""
+AUTO_PLAY_LEVEL = "easy"
+"""The built-in bot that acts for a seat whose deadline passed (`on_timeout: auto_play`)."""
+
+
+def _keep(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
+          state: engine.MatchState, events: list[dict[str, Any]],
+          now: datetime | None = None, writes: Writes = SESSION_WRITES) -> None:
+    """Record an applied action as a new version: the action, its events, the state."""
+    bump(match)
+    record(match, seat, player_id, body, writes)
+    append_events(match, events, writes)
+    store(match, state, now, writes)
+
+
+def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
+           writes: Writes = SESSION_WRITES) -> engine.MatchState:
+    """Apply one action of `seat` to the locked, active `match`, or raise the API error that
+    says why not (nothing changed)."""
+    if match.status != "active":
+        raise ApiError(409, "match_not_active", f"the match is {match.status}")
+    state = load_state(match)
+    try:
+        new_state, events = engine.apply(state, seat, body)
+    except engine.InvalidAction as exc:
+        raise ApiError(422, "validation_error", exc.message,
+                       errors={exc.field or "_body": [exc.message]}) from exc
+    except engine.IllegalAction as exc:
+        if exc.reason == "match_not_active":
+            raise ApiError(409, "match_not_active", exc.message) from exc
+        raise ApiError(422, "illegal_action", exc.message, reason=exc.reason,
+                       legal_actions=engine.legal_actions(state, seat)) from exc
+    _keep(match, seat, player_id, body, new_state, events, writes=writes)
+    return new_state
+
+
+def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | None = None,
+        idempotency_key: str | None = None) -> Answer:
+    """A player's action (API.md, actions): the caller's view after it. Bots that are to act
+    next move in the background, each move its own transaction. The hot path: two round
+    trips (app/db/hot_sql.py): begin, lock and read; write and commit; or one, when this
+    process wrote the match last (:func:`_act_on_kept`)."""
+    answer = _act_on_kept(player_id, match_id, body, if_match, idempotency_key)
+    if answer is not None:
+        return answer
+    with action_path.own_connection() as connection:
+        loaded = action_path.lock_and_load(connection, match_id, player_id, idempotency_key)
+        match = loaded.match
+        held = match.seat_of(player_id)
+        if held is None:
+            raise ApiError(403, "not_a_player", "you have no seat in this match")
+        seat = held.seat
+        if loaded.replay is not None:  # (read only for a key; the transaction rolls back)
+            if loaded.replay["request_hash"] != request_hash(body):
+                raise ApiError(422, "idempotency_key_reused",
+                               "this Idempotency-Key was used with another body")
+            return Answer(loaded.replay["status_code"], orjson.loads(loaded.replay["answer"]),
+                          {**loaded.replay["headers"], "Idempotent-Replayed": "true"})
+        if if_match is not None and not etag_matches(if_match, etag(match, seat)):
+            raise ApiError(412, "version_mismatch",
+                           "the match changed since that representation",
+                           current=match_view(match, seat), headers={"ETag": etag(match, seat)})
+        writes, answer, kept = _made(match, held, player_id, body, loaded.endpoints,
+                                     idempotency_key)
+        action_path.write_and_commit(connection, match, writes, seat, player_id, kept)
+    written.keep(match, loaded.endpoints)  # (views of this version render from it)
+    return answer
+
+
+def _made(match: Match, held: Seat, player_id: str, body: dict[str, Any],
+          endpoints: list[Endpoint], idempotency_key: str | None,
+          ) -> tuple[BufferedWrites, Answer, action_path.IdempotencyRecord | None]:
+    """Apply `body` for the caller's seat `held` to `match` (or raise the API error that says
+    why not) and make everything the write keeps: the buffered writes (for the players'
+    webhook `endpoints`), the caller's answer, encoded once, and the idempotency record."""
+    writes = BufferedWrites(endpoints)
+    state = _apply(match, held.seat, player_id, body, writes)
+    held.timeouts_in_row = 0  # the player is here: the count of deadlines missed restarts
+    notify(match, writes=writes)
+    answer = view_answer(match, held.seat, state=state)
+    encoded = json_bytes(answer.body)
+    kept = None if idempotency_key is None else (
+        idempotency_key, request_hash(body), answer.status, encoded, answer.headers)
+    return writes, replace(answer, encoded=encoded), kept
+
+
+def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: str | None,
+                 idempotency_key: str | None) -> Answer | None:
+    """The action applied to the match as this process wrote it last (app/live/written.py) and
+    written in one round trip, if the match is still at that version when the write runs
+    (`action_path.write_if_current`); None when that cannot tell the answer: nothing kept,
+    a version heard of since, a webhook endpoint to serve, a check that fails here (the
+    caller's seat, If-Match, the engine's verdict: on a match that may have moved on), a
+    used Idempotency-Key, or the match changed before the write. The caller then does it
+    all the locked way, which gives every answer, errors and replays included."""
+    kept = written.newest(match_id)
+    if kept is None or kept.endpoints or kept.match.status != "active" \
+            or heard_version(match_id) not in (None, kept.match.version):
+        return None
+    match = action_path.copy_match(kept.match)
+    held = match.seat_of(player_id)
+    if held is None or (if_match is not None
+                        and not etag_matches(if_match, etag(match, held.seat))):
+        return None
+    try:
+        writes, answer, stored = _made(match, held, player_id, body, [], idempotency_key)
+    except ApiError:
+        return None
+    with action_path.own_connection() as connection:
+        if not action_path.write_if_current(connection, match, writes, held.seat, player_id,
+                                            stored):
+            return None
+    written.keep(match)
+    return answer
+
+
+def resign(player: Player, match_id: str) -> Answer:
+    """The caller's team concedes the match: their view after it."""
+    refuse_outsider(match_id, player.id, "resign")
+    match = lock_match(match_id)
+    seat = match.seat_of(player.id)
+    if seat is None:
+        raise ApiError(403, "not_a_player", "you have no seat in this match")
+    if match.status != "active":
+        raise ApiError(409, "match_not_active", f"the match is {match.status}")
+    state, events = engine.resign(load_state(match), seat.seat)
+    _keep(match, seat.seat, player.id, {"type": "resign"}, state, events)
+    notify(match)
+    answer = view_answer(match, seat.seat, state=state)
+    db.session.commit()
+    return answer
+
+
+def bot_rng(match: Match, seat: int) -> random.Random:
+    """A bot's randomness: from the match's secret seed, its version and the seat, so the
+    same position gives the same move (and a match replays) but no client can predict it."""
+    return random.Random(f"bot:{match.seed}:{match.version}:{seat}")
+
+
+Step = Literal["bot_moved", "timed_out", "warned", "nothing"]
+
+
+def advance(match: Match, now: datetime) -> Step:
+    """The background step due in the locked `match` (the caller commits): a built-in bot's
+    move when one is to act, else the turn deadline when it has passed, else the warning
+    that it is near (webhook `deadline_soon`), else nothing (woken early: it is due again
+    at its next time)."""
+    levels = {s.seat: s.bot_level for s in match.seats if s.bot_level is not None}
+    seat = next((s for s in match.to_act if s in levels), None)
+    if match.status != "active":
+        match.due_at = match.deadline = None
+        return _no_new_version(match, "nothing")
+    if seat is not None:
+        state = load_state(match)
+        action = choose(levels[seat], engine.view(state, seat), bot_rng(match, seat))
+        _apply(match, seat, None, action)
+    elif match.deadline is not None and match.deadline <= now:
+        _time_out(match, now)
+    elif match.warn_at is not None and match.warn_at <= now:
+        for number in match.to_act:  # (no bot is to act here)
+            player_id = next(s.player_id for s in match.seats if s.seat == number)
+            if player_id is not None:
+                enqueue_deadline_soon(match, player_id)
+        match.warn_at = None
+        match.due_at = match.deadline
+        return _no_new_version(match, "warned")
+    else:
+        match.due_at = match.warn_at or match.deadline
+        return _no_new_version(match, "nothing")
+    notify(match)
+    return "bot_moved" if seat is not None else "timed_out"
+
+
+def _no_new_version(match: Match, step: Step) -> Step:
+    """A step that makes no new version keeps what readers see: `updated_at` is written as it
+    was (not the model's `onupdate`), so one version names exactly one body."""
+    flag_modified(match, "updated_at")
+    return step
+
+
+def _time_out(match: Match, now: datetime) -> None:
+    """The deadline passed: the first player to act loses their turn. `auto_play`: the
+    `easy` bot acts for them (a match goes on); `forfeit`, or the third deadline in a row
+    (the seat is abandoned): their team loses the match."""
+    bots = {s.seat for s in match.seats if s.bot_level is not None}
+    number = next(s for s in match.to_act if s not in bots)
+    seat = next(s for s in match.seats if s.seat == number)
+    seat.timeouts += 1
+    seat.timeouts_in_row += 1
+    abandoned = seat.timeouts_in_row >= ABANDONED_AFTER
+    forfeit = match.on_timeout == "forfeit" or abandoned
+    notice = {"type": "turn_timed_out", "seat": number, "player_id": seat.player_id,
+              "outcome": "forfeit" if forfeit else "auto_play", "abandoned": abandoned,
+              "timeouts_in_row": seat.timeouts_in_row}
+    state = load_state(match)
+    if forfeit:
+        body: dict[str, Any] = dict(FORFEIT)
+        state, events = engine.forfeit(state, number)
+    else:
+        body = choose(AUTO_PLAY_LEVEL, engine.view(state, number), bot_rng(match, number))
+        state, events = engine.apply(state, number, body)
+    _keep(match, number, None, body, state, [notice, *events], now)
+    if seat.player_id is not None:
+        enqueue_turn_timed_out(match, seat.player_id, number, notice["outcome"], abandoned)

@@ -1,0 +1,31 @@
+"""A circuit breaker per webhook endpoint: after THRESHOLD failed attempts in a row its
+circuit opens and none of its deliveries is tried until `open_until` (a minute, doubled at
+each further failure, at most an hour); the first attempt after that decides: a success
+closes it, a failure opens it again for longer. Its deliveries keep their place meanwhile
+(they are retried, not dropped), and other endpoints never wait for it."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from app.db.webhook_models import WebhookEndpoint
+
+THRESHOLD = 5
+FIRST_OPEN = timedelta(minutes=1)
+MAX_OPEN = timedelta(hours=1)
+
+
+def open_for(failures_in_row: int) -> timedelta | None:
+    """How long the circuit stays open after this many failures in a row (None: closed)."""
+    if failures_in_row < THRESHOLD:
+        return None
+    return min(FIRST_OPEN * 2 ** (failures_in_row - THRESHOLD), MAX_OPEN)
+
+
+def after_attempt(endpoint: WebhookEndpoint, succeeded: bool, now: datetime) -> None:
+    """Count the attempt on the (locked) endpoint: close or open its circuit."""
+    if succeeded:
+        endpoint.failures_in_row, endpoint.open_until = 0, None
+        return
+    endpoint.failures_in_row += 1
+    wait = open_for(endpoint.failures_in_row)
+    endpoint.open_until = None if wait is None else now + wait

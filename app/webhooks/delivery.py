@@ -1,0 +1,195 @@
+"""Sending the webhook outbox (the background worker's second job).
+
+Each attempt is three short steps, none of which holds a row lock during the HTTP call:
+
+1. claim: `SELECT ... FOR UPDATE SKIP LOCKED` the most overdue pending delivery, give it a
+   lease (`locked_until`, also its `next_attempt_at`, so that it leaves the queue), count the
+   attempt, commit;
+2. send: one signed POST through `app.webhooks.outbound` (time limits, no redirects, a size limit,
+   public addresses only unless allowed);
+3. record: if the lease is still ours, store the result: delivered, or the next attempt after
+   an exponential backoff with jitter; after a day of failures the delivery has failed and
+   its endpoint is disabled.
+
+A worker that dies mid-send loses nothing: when its lease ends, the delivery is due again (the
+receiver may then get it twice, with the same `webhook-id`: deliveries are at least once).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from flask import current_app
+from sqlalchemy import or_, select, update
+
+from app.db.extensions import db
+from app.infra.metrics import DELIVERIES
+from app.webhooks.outbound import OutboundError, Reply, post
+from app.webhooks.breaker import after_attempt
+from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
+from app.webhooks.signing import headers
+from app.webhooks.urls import UnsafeUrl
+
+LEASE = timedelta(seconds=60)
+"""How long a claimed delivery is a worker's (longer than any attempt can take)."""
+FIRST_RETRY = timedelta(seconds=10)
+MAX_RETRY = timedelta(hours=2)
+RETRY_WINDOW = timedelta(days=1)
+"""A delivery that still fails this long after it was made has failed: its endpoint is
+disabled."""
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A delivery taken by this worker until `lease`, with what sending it needs."""
+
+    id: str
+    lease: datetime
+    url: str
+    secret: str
+    body: bytes
+    endpoint_id: str = ""
+    owner: str = ""
+    """The player whose endpoint it is."""
+
+
+def backoff(attempts: int, rng: random.Random | None = None) -> timedelta:
+    """The wait after the `attempts`-th failed attempt: 10 s doubled per attempt, at most 2 h,
+    times a random factor from 0.5 to 1 (so that endpoints coming back are not hit by every
+    retry at once)."""
+    base = min(FIRST_RETRY * 2 ** max(0, attempts - 1), MAX_RETRY)
+    return base * (rng or random).uniform(0.5, 1.0)
+
+
+def claim(now: datetime, busy_endpoints: Collection[str] = (),
+          busy_owners: Collection[str] = ()) -> Claim | None:
+    """Take the most overdue pending delivery (skipping those another worker is claiming,
+    those of endpoints whose circuit is open, and those of the endpoints and owners named
+    busy) and commit the lease; None when nothing is due."""
+    delivery = db.session.execute(
+        select(WebhookDelivery)
+        .join(WebhookEndpoint, WebhookEndpoint.id == WebhookDelivery.endpoint_id)
+        .where(WebhookDelivery.status == "pending", WebhookDelivery.next_attempt_at <= now,
+               or_(WebhookEndpoint.open_until.is_(None), WebhookEndpoint.open_until <= now),
+               WebhookDelivery.endpoint_id.not_in(list(busy_endpoints)),
+               WebhookEndpoint.player_id.not_in(list(busy_owners)))
+        .order_by(WebhookDelivery.next_attempt_at).limit(1)
+        .with_for_update(of=WebhookDelivery, skip_locked=True)).scalar_one_or_none()
+    if delivery is None:
+        db.session.rollback()
+        return None
+    endpoint = db.session.get(WebhookEndpoint, delivery.endpoint_id)
+    assert endpoint is not None  # (deleting an endpoint deletes its deliveries)
+    if endpoint.status != "active":
+        _give_up(delivery, "the endpoint is disabled")
+        db.session.commit()
+        return claim(now, busy_endpoints, busy_owners)
+    lease = now + LEASE
+    delivery.locked_until = delivery.next_attempt_at = lease
+    delivery.attempts += 1
+    delivery.last_attempt_at = now
+    found = Claim(delivery.id, lease, endpoint.url, endpoint.secret,
+                  json.dumps(delivery.payload, separators=(",", ":")).encode(),
+                  endpoint.id, endpoint.player_id)
+    db.session.commit()
+    return found
+
+
+def send(found: Claim, now: datetime) -> Reply | str:
+    """One attempt: the answer, or why there was none."""
+    signed = headers(found.secret, found.id, int(now.timestamp()), found.body)
+    try:
+        return post(found.url, found.body, {**signed, "User-Agent": "truco-webhooks/1"},
+                    allow_http=current_app.config["WEBHOOK_ALLOW_HTTP"],
+                    allow_private=current_app.config["WEBHOOK_ALLOW_PRIVATE"])
+    except UnsafeUrl as exc:
+        return f"refused URL: {exc}"
+    except OutboundError as exc:
+        return str(exc)
+
+
+def _failure(outcome: Reply | str) -> str | None:
+    """Why the attempt failed (None: it succeeded). Only a 2xx is a success."""
+    if isinstance(outcome, str):
+        return outcome
+    if 200 <= outcome.status < 300:
+        return None
+    excerpt = outcome.body[:200].decode("utf-8", "replace")
+    redirect = " (redirects are not followed)" if 300 <= outcome.status < 400 else ""
+    return f"HTTP {outcome.status}{redirect}: {excerpt}"
+
+
+def _give_up(delivery: WebhookDelivery, reason: str) -> None:
+    delivery.status = "failed"
+    delivery.next_attempt_at = delivery.locked_until = None
+    delivery.last_error = reason[:500]
+
+
+def _disable(endpoint_id: str, now: datetime, reason: str) -> None:
+    """Disable the endpoint; its other pending deliveries fail with it."""
+    db.session.execute(update(WebhookEndpoint).where(WebhookEndpoint.id == endpoint_id)
+                       .values(status="disabled", disabled_at=now, disabled_reason=reason))
+    db.session.execute(update(WebhookDelivery).where(
+        WebhookDelivery.endpoint_id == endpoint_id, WebhookDelivery.status == "pending")
+        .values(status="failed", next_attempt_at=None, locked_until=None,
+                last_error="the endpoint was disabled"))
+
+
+def record(found: Claim, outcome: Reply | str, now: datetime) -> str | None:
+    """Store the attempt's result if the lease is still ours; the delivery's new status
+    (None: the lease had run out and another worker owns the delivery now)."""
+    delivery = db.session.execute(
+        select(WebhookDelivery).where(WebhookDelivery.id == found.id,
+                                      WebhookDelivery.locked_until == found.lease)
+        .with_for_update()).scalar_one_or_none()
+    if delivery is None:
+        db.session.rollback()
+        return None
+    delivery.locked_until = None
+    delivery.response_status = outcome.status if isinstance(outcome, Reply) else None
+    error = _failure(outcome)
+    endpoint = db.session.execute(select(WebhookEndpoint).where(
+        WebhookEndpoint.id == delivery.endpoint_id).with_for_update()).scalar_one()
+    after_attempt(endpoint, error is None, now)
+    if error is None:
+        delivery.status = "delivered"
+        delivery.delivered_at = now
+        delivery.next_attempt_at = None
+        delivery.last_error = None
+    elif now - delivery.created_at >= RETRY_WINDOW:
+        _give_up(delivery, error)
+        _disable(delivery.endpoint_id, now, f"deliveries failed for a day: {error}"[:200])
+    else:
+        delivery.last_error = error[:500]
+        delivery.next_attempt_at = now + backoff(delivery.attempts)
+    status = delivery.status
+    db.session.commit()
+    return status
+
+
+def deliver_due(limit: int | None = None, now: datetime | None = None) -> int:
+    """Attempt the deliveries that are due, one at a time, until none is left (or `limit`);
+    the number of attempts. `now` fixes the clock (tests). Needs an app context."""
+    done = 0
+    while limit is None or done < limit:
+        clock = now or datetime.now(timezone.utc)
+        found = claim(clock)
+        if found is None:
+            return done
+        started = time.perf_counter()
+        outcome = send(found, clock)
+        status = record(found, outcome, now or datetime.now(timezone.utc))
+        DELIVERIES.labels({"pending": "retrying", None: "lease_lost"}.get(status, status)).inc()
+        if current_app.config.get("ACCESS_LOG"):
+            ms = round((time.perf_counter() - started) * 1000, 1)
+            answer = outcome.status if isinstance(outcome, Reply) else outcome[:100]
+            log.info("webhook delivery %s: %s (%s) %.1f ms", found.id, status, answer, ms,
+                     extra={"delivery_id": found.id, "outcome": status, "ms": ms})
+        done += 1
+    return done

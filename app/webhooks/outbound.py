@@ -1,0 +1,110 @@
+"""One outgoing HTTP POST made safely: to an address checked after DNS resolution (the
+connection goes to that address, so DNS cannot change between check and connect), with
+connect, read and total time limits, no redirect followed, and at most a few KiB of the
+answer read."""
+from __future__ import annotations
+
+import http.client
+import socket
+import ssl
+import threading
+import time
+from dataclasses import dataclass
+
+from app.webhooks.urls import IPAddress, Target, UnsafeUrl, check
+
+CONNECT_TIMEOUT = 3.0
+READ_TIMEOUT = 5.0
+TOTAL_TIMEOUT = 10.0
+"""Seconds from the first connect to the last byte read, whatever the number of addresses
+tried: then the socket is shut and the attempt has failed."""
+MAX_ANSWER_BYTES = 4096
+"""What is read of an answer's body; the rest is never read."""
+
+
+class OutboundError(Exception):
+    """The request could not be made or finished (refused URL, network error, timeout)."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An answer: its status and the first MAX_ANSWER_BYTES of its body."""
+
+    status: int
+    body: bytes
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    """HTTP to a fixed address; Host names the URL's host."""
+
+    def __init__(self, target: Target, address: IPAddress, connect_timeout: float) -> None:
+        super().__init__(target.host, target.port, timeout=connect_timeout)
+        self.address = address
+        self.connect_timeout = connect_timeout
+
+    def _open(self) -> socket.socket:
+        sock = socket.create_connection((str(self.address), self.port), self.connect_timeout)
+        sock.settimeout(READ_TIMEOUT)
+        return sock
+
+    def connect(self) -> None:
+        self.sock = self._open()
+
+
+class _PinnedHTTPS(_PinnedHTTP):
+    """HTTPS to a fixed address; the certificate is checked against the URL's host."""
+
+    context = ssl.create_default_context()
+
+    def connect(self) -> None:
+        self.sock = self.context.wrap_socket(self._open(), server_hostname=self.host)
+
+
+def _shut(conn: http.client.HTTPConnection) -> None:
+    """The total deadline passed: unblock any read or write on the connection."""
+    if conn.sock is not None:
+        try:
+            conn.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def post(url: str, body: bytes, headers: dict[str, str], *, allow_http: bool,
+         allow_private: bool) -> Reply:
+    """POST `body` to `url`; the answer (a redirect is an answer: it is not followed).
+    UnsafeUrl for a URL the server will not call, OutboundError when no answer came."""
+    target, addresses = check(url, allow_http=allow_http, allow_private=allow_private)
+    deadline = time.monotonic() + TOTAL_TIMEOUT
+    last: Exception | None = None
+    for address in addresses:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise OutboundError(f"no complete answer within {TOTAL_TIMEOUT:g} s")
+        kind = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
+        conn = kind(target, address, min(CONNECT_TIMEOUT, left))
+        try:
+            conn.connect()
+        except OSError as exc:
+            conn.close()
+            last = exc
+            continue
+        watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), _shut, (conn,))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            conn.request("POST", target.path, body=body,
+                         headers={**headers, "Content-Type": "application/json",
+                                  "Connection": "close"})
+            answer = conn.getresponse()
+            return Reply(answer.status, answer.read(MAX_ANSWER_BYTES))
+        except (OSError, http.client.HTTPException) as exc:
+            if not watchdog.is_alive():
+                raise OutboundError(f"no complete answer within {TOTAL_TIMEOUT:g} s") from None
+            raise OutboundError(f"{type(exc).__name__}: {exc}") from None
+        finally:
+            watchdog.cancel()
+            conn.close()
+    raise OutboundError(f"cannot connect to {target.host}:{target.port} ({last})")
+
+
+__all__ = ["MAX_ANSWER_BYTES", "OutboundError", "Reply", "UnsafeUrl", "post"]
