@@ -14,7 +14,29 @@ _FIELDS = {
 }
 
 
+KINDS = tuple(_FIELDS)
+"""The four kinds of action, as a body's `type` names them."""
+
+FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "type": (str,), "card": (str,), "slot": (int,), "face_down": (bool,), "to": (int, type(None)),
+}
+"""Every field an action body may have, with the JSON types it may take."""
+
 _CODES = frozenset(DECK)
+
+
+def well_typed(body: Any) -> bool:
+    """Whether `body` is an object whose `type` is one of :data:`KINDS` and whose every field
+    is one of :data:`FIELD_TYPES` with one of its types (a boolean is no integer): what a
+    request schema passes on unchanged. Which fields a kind takes is :func:`parse_action`'s."""
+    kind = body.get("type") if isinstance(body, dict) else None
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        return False
+    for name, value in body.items():
+        types = FIELD_TYPES.get(name)
+        if types is None or type(value) not in types:
+            return False
+    return True
 
 
 class ParsedAction(NamedTuple):

@@ -15,7 +15,7 @@ from flask import g, request
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.db.models import Player, id_can_exist
-from app.infra.tokens import hash_token, parse_bearer
+from app.infra.tokens import hash_token, parse_bearer, token_hash_of
 from app.live.current import Current, current_for
 from app.live.pollcap import token_key
 
@@ -42,6 +42,12 @@ def optional_player() -> Player | None:
         raise ApiError(401, "unauthorized", "use Authorization: Bearer <token>")
     g.player = player
     return player
+
+
+def token_hash() -> str | None | bool:
+    """The hash of the request's bearer token: None without an Authorization header, False
+    for a malformed one (app/infra/tokens.py: token_hash_of, as every front reads it)."""
+    return token_hash_of(request.headers.get("Authorization"))
 
 
 def token_sent() -> bool:

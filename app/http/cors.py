@@ -64,11 +64,16 @@ def answer_preflight() -> Response | None:
     return response
 
 
+def varies(origins: tuple[str, ...] | None) -> bool:
+    """Whether answers vary by `Origin` (`Vary: Origin`): CORS names its origins."""
+    return bool(origins) and origins != ("*",)
+
+
 def add_cors_headers(response: Response) -> Response:
     """``after_request``: let an allowed origin read this answer (errors and 304s too)."""
     if not current_app.config["CORS_ORIGINS"]:
         return response
-    if current_app.config["CORS_ORIGINS"] != ("*",):
+    if varies(current_app.config["CORS_ORIGINS"]):
         response.vary.add("Origin")
     allowed = _allowed_origin()
     if allowed is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from flask import request
+from flask import current_app, request
 
 from app.db.extensions import db
 from app.http.auth import poll_key
@@ -25,7 +25,12 @@ def wait_until(keys: Iterable[str], check: Callable[[], T | None], timeout: floa
     matches whose actions must wake it (app/live/watches.py; every other change is notified
     anyway)."""
     found = hub()
-    with poll_slot(poll_key):
+    with poll_slot(poll_key, poll_cap()):
         found.watch(watch, timeout)
         return found.wait_for(keys, check, timeout, request.environ,
                               before_sleep=db.session.remove)  # (the connection goes back)
+
+
+def poll_cap() -> int:
+    """How many long polls one caller may hold at once in this process (0: no cap)."""
+    return current_app.config.get("MAX_POLLS_PER_CLIENT") or 0

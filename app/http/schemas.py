@@ -11,6 +11,7 @@ from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, vali
 
 from app.http.errors import ProblemSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, PLAYER_COUNTS, RULESETS
+from engine.actions import KINDS as ACTION_KINDS
 from engine.bots import BOT_LEVELS
 from engine.rules import MAX_IRON_HAND_VALUE
 
@@ -205,8 +206,7 @@ class ActionSchema(Schema):
     """Loads every kind of action at once (the engine checks each kind's fields); the spec
     documents the body as the ``Action`` oneOf of :data:`UNIONS` instead."""
 
-    type = fields.String(required=True,
-                         validate=validate.OneOf(["play", "raise", "accept", "refuse"]))
+    type = fields.String(required=True, validate=validate.OneOf(list(ACTION_KINDS)))
     card = fields.String(metadata={"description": "card code such as 7c; case-insensitive"})
     slot = fields.Integer(**STRICT_INT, metadata={"description": "position in hand.cards"})
     face_down = StrictBoolean()

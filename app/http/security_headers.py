@@ -49,12 +49,17 @@ HEADERS = {
 }
 
 
+def security_headers(path: str, mimetype: str | None) -> list[tuple[str, str]]:
+    """The headers above and the Content-Security-Policy of an answer to `path` of type
+    `mimetype` (the fast paths add these too: app/http/front/)."""
+    html = path in HTML_PAGES and mimetype == "text/html"
+    return [*HEADERS.items(), ("Content-Security-Policy", HTML_POLICY if html else API_POLICY)]
+
+
 def add_security_headers(response: Response) -> Response:
-    """``after_request``: the headers above and a Content-Security-Policy for the type."""
-    for name, value in HEADERS.items():
+    """``after_request``: :func:`security_headers`, where a handler has not set them."""
+    for name, value in security_headers(request.path, response.mimetype):
         response.headers.setdefault(name, value)
-    html = request.path in HTML_PAGES and response.mimetype == "text/html"
-    response.headers.setdefault("Content-Security-Policy", HTML_POLICY if html else API_POLICY)
     return response
 
 

@@ -13,8 +13,6 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 
-from flask import current_app
-
 from app.infra.problems import ApiError
 from app.infra.metrics import HELD
 
@@ -37,21 +35,19 @@ def token_key(token_hash: str) -> str:
 
 
 @contextlib.contextmanager
-def poll_slot(key: Callable[[], str]) -> Iterator[None]:
-    """Hold one of the long-poll slots of the caller `key` names for the block; 429 when none
-    is free."""
-    release = hold_slot(key)
+def poll_slot(key: Callable[[], str], cap: int) -> Iterator[None]:
+    """Hold one of the caller's long-poll slots (:func:`hold_slot`) for the block."""
+    release = hold_slot(key, cap)
     try:
         yield
     finally:
         release()
 
 
-def hold_slot(key: Callable[[], str]) -> Callable[[], None]:
-    """Take one of the long-poll slots of the caller `key()` names (called only when there is
-    a cap; 429 when none is free) and return what gives it back (a stream gives it back when
-    its answer closes)."""
-    cap = current_app.config.get("MAX_POLLS_PER_CLIENT") or 0
+def hold_slot(key: Callable[[], str], cap: int) -> Callable[[], None]:
+    """Take one of the `cap` long-poll slots (0: no cap) of the caller `key()` names (called
+    only when there is a cap; 429 when none is free) and return what gives it back (a stream
+    gives it back when its answer closes)."""
     name = key() if cap > 0 else ""
     if not take(name, cap):
         raise ApiError(429, "rate_limited",

@@ -169,7 +169,7 @@ def test_what_is_not_plainly_an_action_goes_to_flask(client: Any, app: Any) -> N
 
 
 def test_only_plain_bodies_are_taken() -> None:
-    from app.http.front.action import plain_action
+    from engine.actions import well_typed as plain_action
 
     assert plain_action({"type": "play", "card": "7c"})
     assert plain_action({"type": "play", "slot": 0, "face_down": True})
@@ -180,6 +180,17 @@ def test_only_plain_bodies_are_taken() -> None:
                  {"type": "play", "card": ["7c"]}, {"type": "raise", "to": "6"},
                  {"type": "play", "slot": None}, {"type": "accept", "x": 1}, ["play"], None):
         assert not plain_action(body), body
+
+
+def test_the_action_schema_has_the_engines_fields_and_kinds() -> None:
+    """One definition of an action's shape: the engine's (engine/actions.py); the request
+    schema takes its fields and kinds, and the fast path its types."""
+    from engine.actions import FIELD_TYPES, KINDS
+    from app.http.schemas import ActionSchema
+
+    schema = ActionSchema()
+    assert set(schema.fields) == set(FIELD_TYPES)
+    assert schema.fields["type"].validate.choices == list(KINDS)
 
 
 def test_a_body_shorter_than_declared_is_answered_400_by_flask(client: Any, app: Any) -> None:

@@ -9,9 +9,8 @@ action goes straight to the service function, app.play.moves.act:
   no `Origin` (CORS is Flask's), `Content-Type: application/json` and a `Content-Length`
   within the limit (no chunked body), and a bearer token this process knows (app/live/known.py,
   as Flask's `caller_id` takes it);
-- a body that parses and has exactly the shapes ActionSchema loads unchanged (nothing
-  nested): an object of `type` (one of the four kinds), `card` (a string), `slot` (an
-  integer), `face_down` (a boolean) and `to` (an integer or null).
+- a body that parses and has exactly the shapes ActionSchema loads unchanged (the engine's
+  definition: engine/actions.py, `well_typed`).
 
 Anything else goes on to Flask unchanged (the body put back as it came), which answers it as
 always: what Flask's before-request hooks or its body validation refuse (401, 413, 415, a
@@ -30,42 +29,19 @@ from typing import Any
 
 import orjson
 from flask import Flask
+
+from engine.actions import well_typed
 from werkzeug.http import HTTP_STATUS_CODES
 
 from app.infra.tokens import token_hash_of
-from app.play import moves as play
-from app.db import ratelimit
-from app.http.routes.actions import idempotency_key
+from app.play.act import send_action
 from app.http.responses import answer_bytes
 from app.http.body import read_within
 from app.db.models import id_can_exist
 from app.http.front.view import PREFIX, fixed_headers
 
 SUFFIX = "/actions"
-KINDS = frozenset({"play", "raise", "accept", "refuse"})
 JSON_TYPES = frozenset({"application/json", "application/json;charset=utf-8"})
-
-
-def plain_action(body: Any) -> bool:
-    """Whether `body` is an action ActionSchema loads as it is (anything else: Flask's
-    path validates it, and answers 422 where it must)."""
-    if not isinstance(body, dict) or not isinstance(body.get("type"), str) \
-            or body["type"] not in KINDS:
-        return False
-    for name, value in body.items():
-        if name == "type":
-            continue
-        if name == "card":
-            ok = isinstance(value, str)
-        elif name == "face_down":
-            ok = isinstance(value, bool)
-        elif name in ("slot", "to"):
-            ok = (type(value) is int) or (name == "to" and value is None)
-        else:
-            ok = False
-        if not ok:
-            return False
-    return True
 
 
 class ActionShortcut:
@@ -94,11 +70,9 @@ class ActionShortcut:
             return self._next(environ, start_response)
         try:
             with self._app.app_context():
-                ratelimit.check("action", player_id)
-                answer = play.act(player_id, match_id, body,
-                                  if_match=environ.get("HTTP_IF_MATCH"),
-                                  idempotency_key=idempotency_key(
-                                      environ.get("HTTP_IDEMPOTENCY_KEY")))
+                answer = send_action(player_id, match_id, body,
+                                     if_match=environ.get("HTTP_IF_MATCH"),
+                                     key_header=environ.get("HTTP_IDEMPOTENCY_KEY"))
                 data = answer_bytes(answer)
         except Exception as exc:  # noqa: BLE001 - Flask's error handlers answer it
             return self._flask_error(environ, start_response, exc)
@@ -144,13 +118,13 @@ class ActionShortcut:
 
 
 def _parsed(raw: bytes) -> dict[str, Any] | None:
-    """The action in `raw` when it is plain (:func:`plain_action`: nothing nested), else
-    None."""
+    """The action in `raw` when the schema would pass it on unchanged
+    (:func:`engine.actions.well_typed`), else None."""
     try:
         body = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
-    return body if plain_action(body) else None
+    return body if well_typed(body) else None
 
 
 def init_app(app: Flask) -> None:

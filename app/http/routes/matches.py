@@ -1,6 +1,7 @@
 """Matches: create, the lobby, the view (with ETag and long poll), join, leave, resign."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, request
@@ -8,7 +9,8 @@ from flask_smorest import Blueprint
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from app.live.current import Current
+from app.live.current import Current, heard_of, read_current
+from app.live.hub import Hub, hub
 from app.http.long_poll import wait_until
 from app.http import auth
 from app.play import conditional
@@ -22,7 +24,7 @@ from app.db.extensions import db
 from app.play.store import get_match
 from app.db.models import Match
 from app.play.rematch import rematch as make_rematch
-from app.infra.encoding import etag_matches, etag_of, tagged
+from app.infra.encoding import tagged
 from app.play.rendering import match_summary
 from app.http.schemas import (
     AUTH_OPTIONAL,
@@ -41,6 +43,7 @@ from app.http.schemas import (
     not_modified_doc,
 )
 from app.live.written import written
+from app.play.view import full_view, view
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
 
@@ -98,23 +101,16 @@ def show(args: dict[str, Any], match_id: str) -> Response:
     """The match as the caller may see it. `If-None-Match` gives 304 when nothing changed;
     with `wait` the request is held until the match changes or the wait runs out."""
     seen = request.headers.get("If-None-Match")
-    now = auth.current(match_id)
-    woken = False
-    if seen and now is not None and etag_matches(seen, now.etag):
-        unchanged = now.etag
-        if args["wait"]:
-            now = wait_until([match_id], lambda: _changed(match_id, seen), args["wait"],
-                                   watch=[match_id])
-            woken = now is not None
-        if now is None or etag_matches(seen, now.etag):  # (None: the wait ran out unchanged)
-            return not_modified(unchanged if now is None else now.etag)
-    if now is not None and now.heard and not woken:
-        # A body shows a version read, never one only heard of, which may lag a change the
-        # caller made through another process. (A long poll woken by a change shows the
-        # version heard since it began: newer than the caller's, and read once for all the
-        # waiters of that match and seat.)
-        now = auth.current(match_id, heard=False)
-    return _view(match_id, now, seen)
+    viewed = None
+    digest = auth.token_hash()
+    if digest is not False:
+        viewed = view(_Reader(), match_id, digest, seen, args["wait"])
+    if viewed is None:  # an unknown match or token: read in full, which answers 401 or 404
+        player_id = optional_player_id()
+        viewed = full_view(get_match(match_id), player_id, seen)
+    if viewed.status == 304:
+        return not_modified(viewed.tag)
+    return body_response(viewed.body, 200, tagged(viewed.tag))
 
 
 def optional_player_id() -> str | None:
@@ -122,37 +118,36 @@ def optional_player_id() -> str | None:
     return None if player is None else player.id
 
 
-def _changed(match_id: str, seen: str) -> Current | None:
-    """The caller's current view when it is no longer the one `seen` names (a long poll's
-    check: one cheap query, nothing loaded)."""
-    now = auth.current(match_id)
-    return now if now is None or not etag_matches(seen, now.etag) else None
+def _listening() -> Hub:
+    """This process's hub, its listener started (what it hears is trusted only then)."""
+    found = hub()
+    found.ensure_listener()
+    return found
 
 
-def _view(match_id: str, now: Current | None, seen: str | None) -> Response:
-    """The caller's view, rendered once per (match, version, seat) in this process.
-    Without `now` (an unknown match or token) the match and the caller are read in full,
-    which answers 401 or 404 as they should."""
+class _Reader:
+    """app.play.view's Reader for Flask's path: the session's connection, the caller's slots."""
 
-    def render() -> tuple[conditional.Key, bytes]:
-        if now is None:
-            player_id = optional_player_id()
-            match = get_match(match_id)
-        else:  # (the match and the caller are known to exist: one prepared read, or none
-            player_id = now.player_id  # when this process wrote that version: app/live/written.py)
-            match = (written.get(match_id, now.version) or read_match(match_id)
-                     or get_match(match_id))
+    def heard(self, match_id: str, digest: str | None) -> Current | None:
+        return heard_of(_listening().known, match_id, digest)
+
+    def read(self, match_id: str, digest: str | None) -> Current | None:
+        return read_current(db.session.connection().connection, _listening().known, match_id,
+                            digest)
+
+    def watch(self, match_id: str, wait: int) -> bool:
+        _listening().watch([match_id], wait)
+        return True
+
+    def wait(self, match_id: str, changed: Callable[[], Current | None],
+             wait: int) -> Current | None:
+        return wait_until([match_id], changed, wait)
+
+    def load(self, match_id: str, version: int) -> Match | None:
+        return written.get(match_id, version) or read_match(match_id) or get_match(match_id)
+
+    def rendered(self, match: Match, player_id: str | None) -> tuple[conditional.Key, bytes]:
         return conditional.rendered(match, player_id)
-
-    if now is None:
-        (_, version, seat), body = render()
-    else:
-        (_, version, seat), body = conditional.renderings.get(
-            (match_id, now.version, now.seat), render)
-    tag = etag_of(match_id, version, seat)
-    if etag_matches(seen, tag):
-        return not_modified(tag)
-    return body_response(body, 200, tagged(tag))
 
 
 @blp.route("/matches/<match_id>/join", methods=["POST"])

@@ -15,6 +15,7 @@ from app.http.auth import bearer_token, optional_player, poll_key, require_playe
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.store import get_match
+from app.http.long_poll import poll_cap
 from app.live.pollcap import hold_slot
 from app.infra.encoding import PRIVATE_CACHE_CONTROL
 from app.http.schemas import AUTH_OPTIONAL, AUTH_REQUIRED, header_param
@@ -68,7 +69,7 @@ def event_stream(frames: Iterator[bytes]) -> Response:
     """A streamed answer of `frames` (which run in an app context of their own: the
     request's is gone once they run), holding one of the caller's long-poll slots until it
     closes (429 when none is free)."""
-    release = hold_slot(poll_key)
+    release = hold_slot(poll_key, poll_cap())
     db.session.remove()  # (each frame is read on a connection of its own)
     response = Response(frames, mimetype="text/event-stream",
                         headers={"Cache-Control": PRIVATE_CACHE_CONTROL,
