@@ -8,6 +8,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PORT=8000
 
 WORKDIR /srv
+# the runtime set only: the test and CI tools (requirements-dev.txt) stay out of the image
 COPY requirements.txt .
 RUN pip install -r requirements.txt
 COPY . .

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Developer entry point; standard library only until it re-executes inside ``.venv``.
 
-Each command first makes sure ``.venv`` is complete with requirements.txt installed (skipped
-while the hash stamp matches; a half-made ``.venv`` left by an interrupted first run is
-rebuilt), then runs itself again with the venv's Python. See ``USAGE`` (``--help``).
+Each command first makes sure ``.venv`` is complete with the requirements it needs installed:
+``serve`` the runtime set (requirements.txt), ``test``, ``audit`` and ``bench`` the dev set
+(requirements-dev.txt, which includes the runtime set). An install is skipped while the hash
+stamp matches; a half-made ``.venv`` left by an interrupted first run is rebuilt. Then the
+command runs itself again with the venv's Python. See ``USAGE`` (``--help``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,9 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
 REQUIREMENTS = ROOT / "requirements.txt"
+"""The runtime set: what the app, the background worker and gunicorn import."""
+DEV_REQUIREMENTS = ROOT / "requirements-dev.txt"
+"""The dev set: the runtime set (``-r requirements.txt``) plus the test and CI tools."""
 STAMP_NAME = ".requirements.sha256"
+"""In .venv: a line ``DIGEST  NAME`` per requirements file installed (:func:`installed_digests`)."""
 INSTALLING_NAME = ".requirements.installing"
-"""Present in .venv while pip installs requirements.txt: left behind, the install was cut."""
+"""Present in .venv while pip installs a requirements file: left behind, the install was cut."""
 REEXEC_FLAG = "TRUCO_DEV_IN_VENV"
 
 VARIABLES: tuple[tuple[str, str, str], ...] = (
@@ -196,12 +203,14 @@ commands:
                    with DATABASE_URL unset, an embedded PostgreSQL kept in instance/pgdata
   test [ARGS]      python -m pytest -q ARGS (the whole suite without ARGS)
   bench [ARGS]     every bench/*.py with ARGS (a NAME picks bench/NAME.py)
-  audit            pip-audit of the pinned requirements (CI runs it before the tests)
+  audit            pip-audit of requirements.txt and requirements-dev.txt (CI runs it first)
   variables        the environment variables below as the README's Markdown table
   help             this text (also -h, --help)
 
-Every command first creates .venv and installs requirements.txt when needed; a .venv left
-half-made by an interrupted first run is detected and rebuilt.
+Every command first creates .venv and installs what it needs: serve the runtime set
+(requirements.txt), test, bench and audit the dev set (requirements-dev.txt: the runtime set
+plus the test and CI tools). A .venv left half-made by an interrupted first run is detected
+and rebuilt.
 
 environment:
 """ + variables_text()
@@ -212,10 +221,40 @@ def log(message: str) -> None:
     print(f"[dev] {message}", flush=True)
 
 
+def included_files(requirements: Path) -> list[Path]:
+    """``requirements`` and every file it includes (``-r FILE``, ``--requirement FILE``),
+    recursively, each once, ``requirements`` first."""
+    files = [requirements]
+    for path in files:
+        for line in path.read_text().splitlines():
+            match = re.match(r"\s*(?:-r|--requirement)(?:\s+|=)(\S+)", line)
+            included = path.parent / match.group(1) if match else None
+            if included is not None and included not in files:
+                files.append(included)
+    return files
+
+
 def requirements_digest(requirements: Path = REQUIREMENTS) -> str:
-    """Hash of requirements.txt and the Python version the venv is built with."""
-    data = requirements.read_bytes() + f"\npython{sys.version_info[:2]}".encode()
-    return hashlib.sha256(data).hexdigest()
+    """Hash of ``requirements``, the files it includes and the Python version of the venv."""
+    data = b"".join(path.name.encode() + b"\0" + path.read_bytes() + b"\0"
+                    for path in included_files(requirements))
+    return hashlib.sha256(data + f"python{sys.version_info[:2]}".encode()).hexdigest()
+
+
+def installed_digests(venv: Path = VENV) -> dict[str, str]:
+    """What the stamp says is installed: requirements file name -> its digest then."""
+    stamp = venv / STAMP_NAME
+    lines = stamp.read_text().splitlines() if stamp.is_file() else []
+    return {words[1]: words[0] for words in map(str.split, lines) if len(words) == 2}
+
+
+def record_installed(venv: Path, requirements: Path) -> None:
+    """Stamp ``requirements`` and each file it includes as installed, keeping the others."""
+    digests = installed_digests(venv)
+    digests.update({path.name: requirements_digest(path)
+                    for path in included_files(requirements)})
+    (venv / STAMP_NAME).write_text("".join(f"{digest}  {name}\n"
+                                           for name, digest in sorted(digests.items())))
 
 
 def in_venv(venv: Path = VENV) -> bool:
@@ -227,8 +266,8 @@ def venv_problem(venv: Path = VENV) -> str | None:
     """Why ``venv`` cannot be used as it is (it must be rebuilt), or None when it is whole.
 
     A first run interrupted while ``python -m venv`` ran leaves no ``pyvenv.cfg``, no
-    ``bin/python`` or no pip; one interrupted while pip installed requirements.txt leaves the
-    ``INSTALLING_NAME`` marker. A missing ``venv`` is not a problem: it is simply created.
+    ``bin/python`` or no pip; one interrupted while pip installed a requirements file leaves
+    the ``INSTALLING_NAME`` marker. A missing ``venv`` is not a problem: it is simply created.
     """
     if not venv.exists():
         return None
@@ -242,14 +281,16 @@ def venv_problem(venv: Path = VENV) -> str | None:
     if not any(venv.glob("lib/python3*/site-packages/pip/__init__.py")):
         return "it has no pip"
     if (venv / INSTALLING_NAME).exists():
-        return "installing requirements.txt into it did not finish"
+        return "installing requirements into it did not finish"
     return None
 
 
 def ensure_venv(venv: Path = VENV, requirements: Path = REQUIREMENTS,
                 run: Callable[..., object] = subprocess.run) -> None:
     """Create (or rebuild, when half-made) ``venv`` and install ``requirements`` into it
-    unless its stamp is current. ``run`` is how commands are run (tests pass a recorder)."""
+    unless the stamp says that file, as it is now, is installed (alone or included by another).
+    pip shows each package as it goes. ``run`` is how commands are run (tests pass a recorder).
+    """
     python = venv / "bin" / "python"
     stamp = venv / STAMP_NAME
     if not in_venv(venv):
@@ -262,17 +303,18 @@ def ensure_venv(venv: Path = VENV, requirements: Path = REQUIREMENTS,
                 log(f"creating {venv.name} with Python {sys.version.split()[0]}")
             run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
             stamp.unlink(missing_ok=True)
-    digest = requirements_digest(requirements)
-    if stamp.exists() and stamp.read_text().strip() == digest:
+    if installed_digests(venv).get(requirements.name) == requirements_digest(requirements):
         return
     log(f"installing {requirements.name} into {venv.name}")
+    started = time.monotonic()
     marker = venv / INSTALLING_NAME
     marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text("pip install -r requirements.txt started; removed when it finishes\n")
-    run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+    marker.write_text(f"pip install -r {requirements.name} started; removed when it finishes\n")
+    run([str(python), "-m", "pip", "install", "--disable-pip-version-check",
          "-r", str(requirements)], check=True)
-    stamp.write_text(digest + "\n")
+    record_installed(venv, requirements)
     marker.unlink(missing_ok=True)
+    log(f"installed {requirements.name} in {time.monotonic() - started:.0f} s")
 
 
 def reexec_in_venv() -> None:
@@ -404,7 +446,13 @@ def audit(args: list[str]) -> int:
                           cwd=ROOT).returncode
 
 
-COMMANDS = {"serve": serve, "test": test, "bench": bench, "audit": audit}
+COMMANDS: dict[str, tuple[Callable[[list[str]], int], Path]] = {
+    "serve": (serve, REQUIREMENTS),
+    "test": (test, DEV_REQUIREMENTS),
+    "bench": (bench, DEV_REQUIREMENTS),
+    "audit": (audit, DEV_REQUIREMENTS),
+}
+"""Each command, and the requirements file it needs installed in .venv."""
 
 
 HELP = ("help", "-h", "--help")
@@ -425,10 +473,11 @@ def main(argv: list[str]) -> int:
         return 2
     if sys.version_info < (3, 11):
         sys.exit(f"[dev] Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
-    ensure_venv()
+    command, requirements = COMMANDS[argv[0]]
+    ensure_venv(requirements=requirements)
     if not in_venv():
         reexec_in_venv()
-    return COMMANDS[argv[0]](argv[1:])
+    return command(argv[1:])
 
 
 if __name__ == "__main__":

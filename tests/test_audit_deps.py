@@ -1,11 +1,19 @@
-"""scripts/audit_deps.py: a finding fails, an unreachable vulnerability database warns."""
+"""scripts/audit_deps.py: both requirements files are audited, a finding fails, an
+unreachable vulnerability database warns."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from scripts.audit_deps import verdict
+from scripts.audit_deps import audit_command, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_runtime_and_the_dev_set_are_audited_as_pinned(tmp_path: Path) -> None:
+    command = audit_command(tmp_path / "audit.json")
+    audited = [command[i + 1] for i, arg in enumerate(command) if arg == "-r"]
+    assert audited == [str(ROOT / "requirements.txt"), str(ROOT / "requirements-dev.txt")]
+    assert "--no-deps" in command and command[-2:] == ["--output", str(tmp_path / "audit.json")]
 
 
 def test_a_known_vulnerability_fails() -> None:
@@ -15,6 +23,7 @@ def test_a_known_vulnerability_fails() -> None:
             {"id": "GHSA-xxxx", "fix_versions": ["3.1.10"]}]}]}
     status, message = verdict(1, report, "")
     assert status == 1 and "werkzeug 3.1.9: GHSA-xxxx (fixed in 3.1.10)" in message
+    assert "requirements.txt and requirements-dev.txt" in message
 
 
 def test_a_clean_audit_passes() -> None:

@@ -64,6 +64,14 @@ def test_dockerfile_migrates_then_serves() -> None:
     assert _migrates_then_serves(_command_text(json.loads(cmd[0][4:])))
 
 
+def test_the_image_installs_only_the_runtime_set() -> None:
+    """The test and CI tools of requirements-dev.txt stay out of the image."""
+    steps = [line for line in (ROOT / "Dockerfile").read_text().splitlines()
+             if line.startswith(("RUN ", "COPY "))]
+    assert "COPY requirements.txt ." in steps and "RUN pip install -r requirements.txt" in steps
+    assert not any("requirements-dev" in step or "pytest" in step for step in steps)
+
+
 def test_gunicorn_conf_uses_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
     monkeypatch.setenv("PORT", "8123")

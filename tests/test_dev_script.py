@@ -1,6 +1,7 @@
 """scripts/dev.py: its usage, the one table of environment variables (VARIABLES: `--help`
 prints all of it, the README's table is made from it, every variable the code reads is in
-it), and a half-made .venv (an interrupted first run) is rebuilt."""
+it), which requirements each command installs (the stamp), and a half-made .venv (an
+interrupted first run) is rebuilt."""
 from __future__ import annotations
 
 import importlib.util
@@ -100,17 +101,117 @@ def test_half_made_venv_is_rebuilt_before_installing(
     assert "rebuilding" in out
 
 
-def test_whole_venv_with_current_stamp_runs_nothing(dev: ModuleType, tmp_path: Path) -> None:
-    venv = _venv_without_pip(tmp_path / "venv")
+def _whole_venv(path: Path) -> Path:
+    """A venv that :func:`venv_problem` finds whole (an empty pip package stands for pip)."""
+    venv = _venv_without_pip(path)
     pip = next(venv.glob("lib/python3*/site-packages")) / "pip"
     pip.mkdir()
     (pip / "__init__.py").write_text("")
+    return venv
+
+
+def test_whole_venv_with_current_stamp_runs_nothing(dev: ModuleType, tmp_path: Path) -> None:
+    venv = _whole_venv(tmp_path / "venv")
     requirements = tmp_path / "requirements.txt"
     requirements.write_text("")
-    (venv / dev.STAMP_NAME).write_text(dev.requirements_digest(requirements) + "\n")
+    dev.record_installed(venv, requirements)
     commands: list[list[str]] = []
     dev.ensure_venv(venv, requirements, run=lambda cmd, **kw: commands.append(cmd))
     assert commands == []
+
+
+class PipRecorder:
+    """Stands for ``subprocess.run``: records which requirements file each pip run installs."""
+
+    def __init__(self) -> None:
+        self.installed: list[str] = []
+
+    def __call__(self, cmd: list[str], **kwargs: Any) -> None:
+        assert cmd[1:4] == ["-m", "pip", "install"], cmd
+        self.installed.append(Path(cmd[-1]).name)
+
+
+@pytest.fixture
+def two_sets(tmp_path: Path) -> tuple[Path, Path]:
+    """A runtime set and a dev set that includes it, as requirements.txt and
+    requirements-dev.txt are."""
+    runtime = tmp_path / "requirements.txt"
+    runtime.write_text("flask==3.1.3\n")
+    dev_set = tmp_path / "requirements-dev.txt"
+    dev_set.write_text("-r requirements.txt\npytest==9.2.0\n")
+    return runtime, dev_set
+
+
+def test_test_after_serve_installs_the_rest_and_serve_after_test_nothing(
+        dev: ModuleType, tmp_path: Path, two_sets: tuple[Path, Path]) -> None:
+    runtime, dev_set = two_sets
+    pip = PipRecorder()
+    venv = _whole_venv(tmp_path / "venv")
+    dev.ensure_venv(venv, runtime, run=pip)  # serve
+    dev.ensure_venv(venv, runtime, run=pip)  # serve again
+    dev.ensure_venv(venv, dev_set, run=pip)  # test
+    dev.ensure_venv(venv, dev_set, run=pip)  # test again
+    dev.ensure_venv(venv, runtime, run=pip)  # serve after test
+    assert pip.installed == ["requirements.txt", "requirements-dev.txt"]
+
+    pip = PipRecorder()
+    fresh = _whole_venv(tmp_path / "fresh")
+    dev.ensure_venv(fresh, dev_set, run=pip)  # test first: the runtime set came with it
+    dev.ensure_venv(fresh, runtime, run=pip)
+    assert pip.installed == ["requirements-dev.txt"]
+
+
+def test_a_changed_runtime_set_is_installed_again_by_either_command(
+        dev: ModuleType, tmp_path: Path, two_sets: tuple[Path, Path]) -> None:
+    runtime, dev_set = two_sets
+    pip = PipRecorder()
+    venv = _whole_venv(tmp_path / "venv")
+    dev.ensure_venv(venv, dev_set, run=pip)
+    runtime.write_text("flask==3.1.4\n")
+    dev.ensure_venv(venv, runtime, run=pip)  # serve: the new pin
+    dev.ensure_venv(venv, dev_set, run=pip)  # test: the dev set includes the changed file
+    dev.ensure_venv(venv, runtime, run=pip)
+    assert pip.installed == ["requirements-dev.txt", "requirements.txt", "requirements-dev.txt"]
+
+
+def test_a_stamp_of_one_bare_digest_installs_again(dev: ModuleType, tmp_path: Path,
+                                                   two_sets: tuple[Path, Path]) -> None:
+    """The stamp a venv made before the split holds a digest and no file name."""
+    runtime, _ = two_sets
+    venv = _whole_venv(tmp_path / "venv")
+    (venv / dev.STAMP_NAME).write_text(dev.requirements_digest(runtime) + "\n")
+    pip = PipRecorder()
+    dev.ensure_venv(venv, runtime, run=pip)
+    assert pip.installed == ["requirements.txt"]
+
+
+def test_the_digest_covers_the_included_files(dev: ModuleType,
+                                              two_sets: tuple[Path, Path]) -> None:
+    runtime, dev_set = two_sets
+    assert dev.included_files(dev_set) == [dev_set, runtime]
+    assert dev.included_files(runtime) == [runtime]
+    before = dev.requirements_digest(dev_set)
+    runtime.write_text("flask==3.1.4\n")
+    assert dev.requirements_digest(dev_set) != before
+
+
+def test_pip_shows_each_package_and_the_time_is_told(
+        dev: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        two_sets: tuple[Path, Path]) -> None:
+    commands: list[list[str]] = []
+    dev.ensure_venv(_whole_venv(tmp_path / "venv"), two_sets[0],
+                    run=lambda cmd, **kw: commands.append(cmd))
+    assert not {"-q", "--quiet"} & set(commands[0])  # pip's "Collecting ..." lines show
+    out = capsys.readouterr().out
+    assert "[dev] installing requirements.txt into venv" in out
+    assert re.search(r"\[dev\] installed requirements.txt in \d+ s", out)
+
+
+def test_serve_installs_the_runtime_set_and_the_others_the_dev_set(dev: ModuleType) -> None:
+    needs = {name: requirements.name for name, (_, requirements) in dev.COMMANDS.items()}
+    assert needs == {"serve": "requirements.txt", "test": "requirements-dev.txt",
+                     "bench": "requirements-dev.txt", "audit": "requirements-dev.txt"}
+    assert dev.included_files(dev.DEV_REQUIREMENTS) == [dev.DEV_REQUIREMENTS, dev.REQUIREMENTS]
 
 
 def test_interrupted_first_run_is_really_repaired(dev: ModuleType, tmp_path: Path) -> None:
@@ -122,7 +223,8 @@ def test_interrupted_first_run_is_really_repaired(dev: ModuleType, tmp_path: Pat
     dev.ensure_venv(venv, requirements)
     assert dev.venv_problem(venv) is None
     assert not (venv / dev.INSTALLING_NAME).exists()
-    assert (venv / dev.STAMP_NAME).read_text().strip() == dev.requirements_digest(requirements)
+    assert dev.installed_digests(venv) == {"requirements.txt":
+                                           dev.requirements_digest(requirements)}
     done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "--version"],
                           capture_output=True, text=True, check=True)
     assert "pip" in done.stdout

@@ -32,7 +32,7 @@ def binaries() -> tuple[str, str]:
     if browser and driver and selenium:
         return browser, driver
     missing = ("chromium" if not browser else "chromedriver" if not driver
-               else "the selenium package (requirements.txt)")
+               else "the selenium package (requirements-dev.txt)")
     message = (f"{missing} is not installed: the browser tests need Debian's chromium and "
                "chromium-driver (apt-get install -y chromium chromium-driver) and selenium")
     if os.environ.get("CI") == "true":
