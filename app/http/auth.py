@@ -17,6 +17,7 @@ from app.db.extensions import db
 from app.db.models import Player, id_can_exist
 from app.infra.tokens import hash_token, parse_bearer, token_hash_of
 from app.live.current import Current, current_for
+from app.live.hub import hub
 from app.live.pollcap import token_key
 
 
@@ -74,12 +75,9 @@ def caller_id() -> str:
 def _caller_id() -> str:
     if "player" in g and g.player is not None:
         return g.player.id
-    token = bearer_token()
-    if token is not None:
-        from app.live.hub import hub
-
+    digest = token_hash()
+    if digest:  # (no header, or a malformed one: require_player answers 401)
         known = hub().known
-        digest = hash_token(token)
         found = known.player(digest)
         if found is not None:
             return found

@@ -63,6 +63,21 @@ def _chunked() -> bool:
     return "chunked" in request.environ.get("HTTP_TRANSFER_ENCODING", "").lower()
 
 
+JSON_TYPES = frozenset({"application/json", "application/json;charset=utf-8"})
+
+
+def plain_json_length(environ: dict[str, Any], limit: int | None) -> int | None:
+    """The length of a body the fast path may read as it is: declared JSON, a
+    `Content-Length` within `limit` (no chunked body); None for any other, which Flask's
+    hooks read and check (413, 415, a chunked body)."""
+    content_type = environ.get("CONTENT_TYPE", "").replace(" ", "").lower()
+    length = environ.get("CONTENT_LENGTH", "")
+    if ("HTTP_TRANSFER_ENCODING" in environ or content_type not in JSON_TYPES
+            or not length.isdigit() or not 0 < int(length) <= (limit or 1 << 30)):
+        return None
+    return int(length)
+
+
 def read_within(stream: Any, want: int, timeout: float) -> bytes:
     """Up to `want` bytes of `stream` (fewer if it ends first), within `timeout` seconds in
     all: 408 ``request_timeout`` when they do not arrive in time, 400 ``bad_request`` when

@@ -1,25 +1,14 @@
 """The plain `POST /v1/matches/{id}/actions`, played before Flask routes the request.
 
-An action is the request every match makes most of after views, and Flask's layers (the
-request context, the routing, the before/after hooks, webargs and marshmallow) cost about as
-much CPU as the action itself. So, in front of Flask (WSGI), a request that is plainly an
-action goes straight to the service function, app.play.moves.act:
-
-- `POST /v1/matches/{id}/actions` with no query string (a long poll, `wait=N`, is Flask's),
-  no `Origin` (CORS is Flask's), `Content-Type: application/json` and a `Content-Length`
-  within the limit (no chunked body), and a bearer token this process knows (app/live/known.py,
-  as Flask's `caller_id` takes it);
-- a body that parses and has exactly the shapes ActionSchema loads unchanged (the engine's
-  definition: engine/actions.py, `well_typed`).
-
-Anything else goes on to Flask unchanged (the body put back as it came), which answers it as
-always: what Flask's before-request hooks or its body validation refuse (401, 413, 415, a
-malformed or invalid body) is never taken here. Once taken, the request runs exactly what
-Flask's route runs (the rate limit, the Idempotency-Key check, play.act, in that order); an
-error on the way (a body that does not arrive in time, 429, 412, 422, a database error) is
-answered by Flask's own error handlers and after-request hooks, in a request context of its
-own; a success carries the headers Flask's path gives it (tests compare status, headers and
-body with Flask's answer to the same request).
+A gate and an encoding over the action verb (app/play/act.py: `send_action`, the one that
+Flask's route calls too), skipping Flask's layers, which cost about as much CPU as the action
+itself. It takes a POST with no query string (a long poll is Flask's), no `Origin`, a plain
+JSON body (app/http/body.py: `plain_json_length`) of the engine's action shape
+(engine/actions.py: `well_typed`), and a bearer token this process knows (app/live/known.py).
+Anything else goes on to Flask unchanged (the body put back as it came). An error on the way
+(a body that does not arrive in time, 429, 412, 422, a database error) is answered by
+Flask's own error handlers and after-request hooks; a success carries Flask's headers (tests
+compare status, headers and body with Flask's answer to the same request).
 """
 from __future__ import annotations
 
@@ -36,12 +25,11 @@ from werkzeug.http import HTTP_STATUS_CODES
 from app.infra.tokens import token_hash_of
 from app.play.act import send_action
 from app.http.responses import answer_bytes
-from app.http.body import read_within
+from app.http.body import plain_json_length, read_within
 from app.db.models import id_can_exist
 from app.http.front.view import PREFIX, fixed_headers
 
 SUFFIX = "/actions"
-JSON_TYPES = frozenset({"application/json", "application/json;charset=utf-8"})
 
 
 class ActionShortcut:
@@ -86,23 +74,20 @@ class ActionShortcut:
         path = environ.get("PATH_INFO", "")
         if (environ.get("REQUEST_METHOD") != "POST" or not path.startswith(PREFIX)
                 or not path.endswith(SUFFIX) or environ.get("QUERY_STRING")
-                or "HTTP_ORIGIN" in environ or "HTTP_TRANSFER_ENCODING" in environ):
+                or "HTTP_ORIGIN" in environ):
             return None
         match_id = path[len(PREFIX):-len(SUFFIX)]
         if not match_id or "/" in match_id or not id_can_exist(match_id):
             return None
-        content_type = environ.get("CONTENT_TYPE", "").replace(" ", "").lower()
-        length = environ.get("CONTENT_LENGTH", "")
-        limit = self._app.config.get("MAX_CONTENT_LENGTH") or 1 << 30
-        if (content_type not in JSON_TYPES or not length.isdigit()
-                or not 0 < int(length) <= limit):
+        length = plain_json_length(environ, self._app.config.get("MAX_CONTENT_LENGTH"))
+        if length is None:
             return None
         hub = self._app.extensions.get("truco_hub")
         digest = token_hash_of(environ.get("HTTP_AUTHORIZATION"))
         if hub is None or not digest:
             return None
         player_id = hub.known.player(digest)
-        return None if player_id is None else (match_id, player_id, int(length))
+        return None if player_id is None else (match_id, player_id, length)
 
     def _flask_error(self, environ: dict[str, Any], start_response: Callable[..., Any],
                      exc: Exception) -> Iterable[bytes]:
