@@ -132,7 +132,7 @@ def _count_statements(engine: Any) -> None:
     from app.db import prepared
     real_run = prepared.run
 
-    def run(fairy: Any, statements: list[Any], params: dict[str, Any],
+    def run(conn: Any, statements: list[Any], params: dict[str, Any],
             begin: bool = False, commit: bool = False) -> Any:
         if begin:
             STATEMENTS["BEGIN"] = STATEMENTS.get("BEGIN", 0) + 1
@@ -140,7 +140,7 @@ def _count_statements(engine: Any) -> None:
             STATEMENTS[f"EXECUTE {one.name}"] = STATEMENTS.get(f"EXECUTE {one.name}", 0) + 1
         if commit:
             STATEMENTS["COMMIT"] = STATEMENTS.get("COMMIT", 0) + 1
-        return real_run(fairy, statements, params, begin, commit)
+        return real_run(conn, statements, params, begin, commit)
 
     prepared.run = run
 

@@ -23,7 +23,7 @@ from app.live.current import Current, READ_CURRENT, learned
 from app.live.known import Known
 from app.db.prepared import Statement
 
-Key = tuple[str, "str | None"]
+Asked = tuple[str, "str | None"]
 """(match id, token hash or None for an anonymous caller)."""
 
 Row = tuple["str | None", int, str, "int | None", "float | None"]
@@ -45,8 +45,8 @@ class _Batch:
     def __init__(self, generation: int) -> None:
         self.generation = generation
         """What the process knew before the query (app/live/known.py: learn)."""
-        self.keys: dict[Key, None] = {}
-        self.rows: dict[Key, Row] = {}
+        self.keys: dict[Asked, None] = {}
+        self.rows: dict[Asked, Row] = {}
         self.failed = False
         self.done = threading.Event()
 

@@ -13,7 +13,7 @@ import orjson
 from sqlalchemy.orm.attributes import flag_modified
 
 import engine
-from app.db import hot_sql as action_path
+from app.db import hot_sql
 from app.infra.encoding import json_bytes
 from app.infra.problems import ApiError
 from app.db.extensions import db
@@ -26,7 +26,7 @@ from app.play.seat_gate import refuse_outsider
 from app.webhooks.outbox import enqueue_deadline_soon, enqueue_turn_timed_out
 from app.live.hub import heard_version
 from app.db.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
-from app.live.written import written
+from app.live.recent import recent
 from engine.bots import choose
 
 
@@ -46,7 +46,7 @@ AUTO_PLAY_LEVEL = "easy"
 """The built-in bot that acts for a seat whose deadline passed (`on_timeout: auto_play`)."""
 
 
-def _keep(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
+def _record(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
           state: engine.MatchState, events: list[dict[str, Any]],
           now: datetime | None = None, writes: Writes = SESSION_WRITES) -> None:
     """Record an applied action as a new version: the action, its events, the state."""
@@ -73,7 +73,7 @@ def _apply(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
             raise ApiError(409, "match_not_active", exc.message) from exc
         raise ApiError(422, "illegal_action", exc.message, reason=exc.reason,
                        legal_actions=engine.legal_actions(state, seat)) from exc
-    _keep(match, seat, player_id, body, new_state, events, writes=writes)
+    _record(match, seat, player_id, body, new_state, events, writes=writes)
     return new_state
 
 
@@ -82,12 +82,12 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
     """A player's action (API.md, actions): the caller's view after it. Bots that are to act
     next move in the background, each move its own transaction. The hot path: two round
     trips (app/db/hot_sql.py): begin, lock and read; write and commit; or one, when this
-    process wrote the match last (:func:`_act_on_kept`)."""
-    answer = _act_on_kept(player_id, match_id, body, if_match, idempotency_key)
+    process wrote the match last (:func:`_act_on_recent`)."""
+    answer = _act_on_recent(player_id, match_id, body, if_match, idempotency_key)
     if answer is not None:
         return answer
-    with action_path.own_connection() as connection:
-        loaded = action_path.lock_and_load(connection, match_id, player_id, idempotency_key)
+    with hot_sql.own_connection() as connection:
+        loaded = hot_sql.lock_and_load(connection, match_id, player_id, idempotency_key)
         match = loaded.match
         held = match.seat_of(player_id)
         if held is None:
@@ -103,16 +103,16 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
             raise ApiError(412, "version_mismatch",
                            "the match changed since that representation",
                            current=match_view(match, seat), headers={"ETag": etag(match, seat)})
-        writes, answer, kept = _made(match, held, player_id, body, loaded.endpoints,
+        writes, answer, idempotency = _made(match, held, player_id, body, loaded.endpoints,
                                      idempotency_key)
-        action_path.write_and_commit(connection, match, writes, seat, player_id, kept)
-    written.keep(match, loaded.endpoints)  # (views of this version render from it)
+        hot_sql.write_and_commit(connection, match, writes, seat, player_id, idempotency)
+    recent.remember(match, loaded.endpoints)  # (views of this version render from it)
     return answer
 
 
 def _made(match: Match, held: Seat, player_id: str, body: dict[str, Any],
           endpoints: list[Endpoint], idempotency_key: str | None,
-          ) -> tuple[BufferedWrites, Answer, action_path.IdempotencyRecord | None]:
+          ) -> tuple[BufferedWrites, Answer, hot_sql.IdempotencyRecord | None]:
     """Apply `body` for the caller's seat `held` to `match` (or raise the API error that says
     why not) and make everything the write keeps: the buffered writes (for the players'
     webhook `endpoints`), the caller's answer, encoded once, and the idempotency record."""
@@ -122,25 +122,25 @@ def _made(match: Match, held: Seat, player_id: str, body: dict[str, Any],
     notify(match, writes=writes)
     answer = view_answer(match, held.seat, state=state)
     encoded = json_bytes(answer.body)
-    kept = None if idempotency_key is None else (
+    idempotency = None if idempotency_key is None else (
         idempotency_key, request_hash(body), answer.status, encoded, answer.headers)
-    return writes, replace(answer, encoded=encoded), kept
+    return writes, replace(answer, encoded=encoded), idempotency
 
 
-def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: str | None,
+def _act_on_recent(player_id: str, match_id: str, body: dict[str, Any], if_match: str | None,
                  idempotency_key: str | None) -> Answer | None:
-    """The action applied to the match as this process wrote it last (app/live/written.py) and
+    """The action applied to the match as this process wrote it last (app/live/recent.py) and
     written in one round trip, if the match is still at that version when the write runs
-    (`action_path.write_if_current`); None when that cannot tell the answer: nothing kept,
+    (`hot_sql.write_if_current`); None when that cannot tell the answer: nothing recent,
     a version heard of since, a webhook endpoint to serve, a check that fails here (the
     caller's seat, If-Match, the engine's verdict: on a match that may have moved on), a
     used Idempotency-Key, or the match changed before the write. The caller then does it
     all the locked way, which gives every answer, errors and replays included."""
-    kept = written.newest(match_id)
-    if kept is None or kept.endpoints or kept.match.status != "active" \
-            or heard_version(match_id) not in (None, kept.match.version):
+    last = recent.newest(match_id)
+    if last is None or last.endpoints or last.match.status != "active" \
+            or heard_version(match_id) not in (None, last.match.version):
         return None
-    match = action_path.copy_match(kept.match)
+    match = hot_sql.copy_match(last.match)
     held = match.seat_of(player_id)
     if held is None or (if_match is not None
                         and not etag_matches(if_match, etag(match, held.seat))):
@@ -149,11 +149,11 @@ def _act_on_kept(player_id: str, match_id: str, body: dict[str, Any], if_match: 
         writes, answer, stored = _made(match, held, player_id, body, [], idempotency_key)
     except ApiError:
         return None
-    with action_path.own_connection() as connection:
-        if not action_path.write_if_current(connection, match, writes, held.seat, player_id,
+    with hot_sql.own_connection() as connection:
+        if not hot_sql.write_if_current(connection, match, writes, held.seat, player_id,
                                             stored):
             return None
-    written.keep(match)
+    recent.remember(match)
     return answer
 
 
@@ -167,7 +167,7 @@ def resign(player: Player, match_id: str) -> Answer:
     if match.status != "active":
         raise ApiError(409, "match_not_active", f"the match is {match.status}")
     state, events = engine.resign(load_state(match), seat.seat)
-    _keep(match, seat.seat, player.id, {"type": "resign"}, state, events)
+    _record(match, seat.seat, player.id, {"type": "resign"}, state, events)
     notify(match)
     answer = view_answer(match, seat.seat, state=state)
     db.session.commit()
@@ -242,6 +242,6 @@ def _time_out(match: Match, now: datetime) -> None:
     else:
         body = choose(AUTO_PLAY_LEVEL, engine.view(state, number), bot_rng(match, number))
         state, events = engine.apply(state, number, body)
-    _keep(match, number, None, body, state, [notice, *events], now)
+    _record(match, number, None, body, state, [notice, *events], now)
     if seat.player_id is not None:
         enqueue_turn_timed_out(match, seat.player_id, number, notice["outcome"], abandoned)

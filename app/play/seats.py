@@ -9,7 +9,7 @@ from typing import Any
 from flask import current_app
 
 import engine
-from app.db import hot_sql as action_path
+from app.db import hot_sql
 from app.play import commitments
 from app.play import handles
 from app.play.bot_quota import check_bot_quota
@@ -23,7 +23,7 @@ from app.play.rendering import Answer, view_answer
 from app.play.seat_gate import refuse_outsider
 from app.webhooks.outbox import enqueue_invited
 from app.db.writes import BufferedWrites, Writes
-from app.live.written import written
+from app.live.recent import recent
 
 SEED_BITS = 62
 """Seeds fit PostgreSQL's bigint."""
@@ -68,8 +68,8 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
         errors["commitment"] = ["a commitment is for shuffled deals: not with seed or deals"]
     if errors:
         raise ApiError(422, "validation_error", "the match cannot be created", errors=errors)
-    with action_path.own_connection() as connection:
-        found = action_path.creation_load(connection, player_id,
+    with hot_sql.own_connection() as connection:
+        found = hot_sql.creation_load(connection, player_id,
                                           [i["player_id"] for i in invites])
         player = found.creator
         unknown = sorted({i["player_id"] for i in invites} - set(found.invited))
@@ -121,8 +121,8 @@ def create_match(player_id: str, body: dict[str, Any]) -> Answer:
         _start_if_full(match, writes, start)
         notify(match, writes=writes)
         answer = view_answer(match, seat, 201)
-        action_path.create_and_commit(connection, match, writes)
-    written.keep(match, found.endpoints)
+        hot_sql.create_and_commit(connection, match, writes)
+    recent.remember(match, found.endpoints)
     return answer
 
 
@@ -175,8 +175,8 @@ def join_match(player_id: str, match_id: str, seat: int | None,
     player accepts this way: they take the seat reserved for them (no invite code needed; a
     `seat` asked for is ignored). Two round trips, as an action:
     lock and read the match; write and commit (app/db/hot_sql.py)."""
-    with action_path.own_connection() as connection:
-        loaded = action_path.lock_and_load(connection, match_id, player_id, None,
+    with hot_sql.own_connection() as connection:
+        loaded = hot_sql.lock_and_load(connection, match_id, player_id, None,
                                            caller=True)
         match, player = loaded.match, loaded.caller
         held = match.seat_of(player.id)
@@ -210,8 +210,8 @@ def join_match(player_id: str, match_id: str, seat: int | None,
         _start_if_full(match, writes)
         notify(match, writes=writes)
         answer = view_answer(match, taken.seat)
-        action_path.seat_and_commit(connection, match, writes, taken)
-    written.keep(match, loaded.endpoints)
+        hot_sql.seat_and_commit(connection, match, writes, taken)
+    recent.remember(match, loaded.endpoints)
     return answer, True
 
 

@@ -30,7 +30,7 @@ from app.play.store import get_match
 from app.db.models import Event, Match, Player
 from app.play.rendering import event_json
 from app.live.hub import hub
-from app.live.written import written
+from app.live.recent import recent
 
 KEEPALIVE = b": keepalive\n\n"
 INBOX_QUERY: dict[str, Any] = {"your_turn": True, "offset": 0, "limit": 50}
@@ -156,7 +156,7 @@ class MatchFollower:
         return (self.match_id, self.after, seat, version), (last, events + view)
 
     def _render(self, now: Current) -> tuple[conditional.Key, bytes]:
-        match = written.get(self.match_id, now.version) or read_match(self.match_id) \
+        match = recent.get(self.match_id, now.version) or read_match(self.match_id) \
             or get_match(self.match_id)
         return conditional.rendered(match, now.player_id)
 

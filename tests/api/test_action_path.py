@@ -74,7 +74,7 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
     match it wrote last: the write, begun and committed, in one message."""
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 
-    from app.live.written import written
+    from app.live.recent import recent
     from tests.api.helpers import act_ok, get_view, messages
     from tests.api.test_known_answers import SETUP, listening, next_move
 
@@ -83,9 +83,9 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
         get_view(client, match_id, player)  # (the process learns the tokens)
     listening(app)
     act_ok(client, match_id, *next_move(client, match_id, seated))  # (the join's match kept)
-    written.clear()  # (nothing kept: the locked way's statements prepared too)
+    recent.clear()  # (nothing kept: the locked way's statements prepared too)
     act_ok(client, match_id, *next_move(client, match_id, seated))
-    written.clear()
+    recent.clear()
     mover, action = next_move(client, match_id, seated)
     with messages(app) as (sent, returned):
         act_ok(client, match_id, mover, action)
@@ -119,10 +119,10 @@ def _stored(app: Any, match_id: str) -> tuple[Any, ...]:
 
 def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
         client: Any, app: Any, other_app: Any) -> None:
-    """Written in one message from the match kept (app/live/written.py), an action's answer is
+    """Written in one message from the match kept (app/live/recent.py), an action's answer is
     byte for byte (ETag included) the view another process reads afterwards, and the rows
     hold what the locked way stores: the state is the replay of the actions."""
-    from app.live.written import written
+    from app.live.recent import recent
     from tests.api.test_known_answers import SETUP, next_move
     from tests.api.test_events import _replayed
 
@@ -130,7 +130,7 @@ def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
     elsewhere = other_app.test_client()
     for _ in range(6):
         mover, action = next_move(client, match_id, seated)
-        assert written.newest(match_id) is not None
+        assert recent.newest(match_id) is not None
         r = client.post(f"/v1/matches/{match_id}/actions", json=action,
                         headers={**mover.headers, "Idempotency-Key": f"k{_}"})
         assert r.status_code == 200, r.get_data(as_text=True)
@@ -184,14 +184,14 @@ def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
     from sqlalchemy import text
 
     from app.db.extensions import db
-    from app.live.written import written
+    from app.live.recent import recent
     from tests.api.helpers import messages
     from tests.api.test_events import _replayed
     from tests.api.test_known_answers import SETUP, next_move
 
     match_id, seated = full_match(client, players=2, **SETUP)
     mover, action = next_move(client, match_id, seated)
-    kept = written.newest(match_id)
+    kept = recent.newest(match_id)
     assert kept is not None
     # another process's change: a new version of the same state (the action stays legal)
     with app.app_context():
@@ -298,7 +298,7 @@ def test_an_action_is_notified_only_while_its_match_is_watched(
         client: Any, app: Any, database_url: str) -> None:
     """app/live/watches.py: an action on a match nobody waits on wakes no process; one on a
     watched match does, either way it is written; a join is always notified."""
-    from app.live.written import written
+    from app.live.recent import recent
     from tests.api.helpers import act_ok, join
     from tests.api.test_known_answers import SETUP, next_move
 
@@ -309,12 +309,12 @@ def test_an_action_is_notified_only_while_its_match_is_watched(
     assert [p.split(":")[:2] for p in listener.heard()] == [[m["id"], "1"], [m["id"], "2"]]
     seated = [ana, bob]
     act_ok(client, m["id"], *next_move(client, m["id"], seated))  # (kept: one message)
-    written.clear()
+    recent.clear()
     act_ok(client, m["id"], *next_move(client, m["id"], seated))  # (the locked way)
     assert listener.heard() == []
     watch(app, m["id"])
     one = act_ok(client, m["id"], *next_move(client, m["id"], seated))["version"]
-    written.clear()
+    recent.clear()
     two = act_ok(client, m["id"], *next_move(client, m["id"], seated))["version"]
     assert [p.split(":")[:2] for p in listener.heard()] == [[m["id"], str(one)],
                                                           [m["id"], str(two)]]

@@ -109,13 +109,13 @@ def test_accepting_an_invitation_answers_as_later_views_show_it(client: Any, app
 
 
 def test_the_matches_kept_for_later_views_hold_nothing_of_a_session(client: Any) -> None:
-    """A creation and a join keep the match they wrote for the next views (app/live/written.py);
+    """A creation and a join keep the match they wrote for the next views (app/live/recent.py);
     its players are copies, not the caller's row of the request's ORM session (which ends
     with the request, and whose objects a commit elsewhere could expire)."""
     from sqlalchemy.orm import object_session
     from sqlalchemy.orm.exc import UnmappedInstanceError
 
-    from app.live.written import written
+    from app.live.recent import recent
 
     def in_a_session(player: Any) -> bool:
         try:
@@ -127,7 +127,7 @@ def test_the_matches_kept_for_later_views_hold_nothing_of_a_session(client: Any)
     m = create(client, ana, players=2, visibility="private")
     r = join(client, m["id"], bob, invite_code=m["invite_code"])
     for body in (m, r.json):
-        kept = written.get(body["id"], body["version"])
+        kept = recent.get(body["id"], body["version"])
         assert kept is not None
         players = [s.player for s in kept.seats if s.player is not None]
         assert {p.id for p in players} == {s["player"]["id"] for s in body["seats"]

@@ -32,9 +32,9 @@ def counted(app: Any) -> Iterator[list[str]]:
 
     real_run = prepared.run
 
-    def run(fairy, batch, params, **options):  # noqa: ANN001, ANN003, ANN202
+    def run(conn, batch, params, **options):  # noqa: ANN001, ANN003, ANN202
         statements.extend(f"EXECUTE {s.name}" for s in batch)
-        return real_run(fairy, batch, params, **options)
+        return real_run(conn, batch, params, **options)
 
     with app.app_context():
         engine = db.engine
@@ -426,7 +426,7 @@ def test_a_render_the_shortcut_cannot_make_goes_to_flask(
     mover, action = next_move(client, match_id, seated)
     act_ok(client, match_id, mover, action)  # a version nobody has rendered for seat 0 yet
 
-    def broken(match_id: str, fairy: Any = None) -> Any:
+    def broken(match_id: str, conn: Any = None) -> Any:
         raise psycopg2.OperationalError("the database went away")
 
     monkeypatch.setattr(view_shortcut, "read_match", broken)

@@ -33,7 +33,7 @@ from app.infra.encoding import PRIVATE_CACHE_CONTROL
 from app.http.schemas import MAX_WAIT_SECONDS
 from app.http.cors import varies
 from app.http.security_headers import security_headers
-from app.live.written import written
+from app.live.recent import recent
 from app.play.view import Declined, view
 
 T = TypeVar("T")
@@ -45,7 +45,7 @@ OK = "200 OK"
 CLIENT_GONE = "499 CLIENT CLOSED REQUEST"
 """(never read: the client has gone)"""
 
-Answer = tuple[str, list[tuple[str, str]], bytes]
+Reply = tuple[str, list[tuple[str, str]], bytes]
 WAIT = re.compile(r"wait=([0-9]{1,2})")
 
 
@@ -89,7 +89,7 @@ class ViewShortcut:
         start_response(status, headers)
         return [body] if body else []
 
-    def _answer(self, environ: dict[str, Any]) -> Answer | None:
+    def _answer(self, environ: dict[str, Any]) -> Reply | None:
         path = environ.get("PATH_INFO", "")
         wait = wait_seconds(environ.get("QUERY_STRING", ""))
         if (environ.get("REQUEST_METHOD") != "GET" or not path.startswith(PREFIX)
@@ -129,8 +129,8 @@ class ViewShortcut:
 
     def _rows(self, statement: Statement, params: dict[str, Any]) -> list[tuple[Any, ...]] | None:
         """The rows of `statement` on a pooled connection (None on a database error)."""
-        def fetch(fairy: Any) -> list[tuple[Any, ...]]:
-            with prepared.run(fairy, [statement], params) as cursor:
+        def fetch(conn: Any) -> list[tuple[Any, ...]]:
+            with prepared.run(conn, [statement], params) as cursor:
                 return cursor.fetchall()
         return self.on_connection(fetch)
 
@@ -145,8 +145,8 @@ class ViewShortcut:
         transaction, no session: app/db/hot_sql.py's own_connection), or None on any
         database error (a broken connection is dropped)."""
         try:
-            with own_connection(self.engine()) as fairy:
-                return read(fairy)
+            with own_connection(self.engine()) as conn:
+                return read(conn)
         except Exception:  # noqa: BLE001 - the database failed: Flask's path answers (503)
             return None
 
@@ -189,8 +189,8 @@ class _Reader:
             return self._hub.wait_for([match_id], changed, wait, self._environ)
 
     def load(self, match_id: str, version: int) -> Match | None:
-        match = written.get(match_id, version) or self._front.on_connection(
-            lambda fairy: read_match(match_id, fairy))
+        match = recent.get(match_id, version) or self._front.on_connection(
+            lambda conn: read_match(match_id, conn))
         return match
 
     def rendered(self, match: Match, player_id: str | None) -> tuple[conditional.Key, bytes]:

@@ -42,7 +42,7 @@ from app.http.schemas import (
     headers,
     not_modified_doc,
 )
-from app.live.written import written
+from app.live.recent import recent
 from app.play.view import full_view, view
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
@@ -144,7 +144,7 @@ class _Reader:
         return wait_until([match_id], changed, wait)
 
     def load(self, match_id: str, version: int) -> Match | None:
-        return written.get(match_id, version) or read_match(match_id) or get_match(match_id)
+        return recent.get(match_id, version) or read_match(match_id) or get_match(match_id)
 
     def rendered(self, match: Match, player_id: str | None) -> tuple[conditional.Key, bytes]:
         return conditional.rendered(match, player_id)

@@ -24,11 +24,11 @@ from typing import NamedTuple
 from app.db.models import Match
 from app.db.writes import Endpoint
 
-KEPT = 256
+SIZE = 256
 """Matches kept (the latest written): a moment's worth of actions of one process."""
 
 
-class Kept(NamedTuple):
+class Recent(NamedTuple):
     """A match as this process committed it, and the active webhook endpoints of its players
     as its write found them."""
 
@@ -36,19 +36,19 @@ class Kept(NamedTuple):
     endpoints: tuple[Endpoint, ...]
 
 
-class Written:
-    """The last :data:`KEPT` matches written by this process, by (id, version)."""
+class RecentMatches:
+    """The last :data:`SIZE` matches written by this process, by (id, version)."""
 
-    def __init__(self, size: int = KEPT) -> None:
+    def __init__(self, size: int = SIZE) -> None:
         self._size = size
-        self._matches: OrderedDict[tuple[str, int], Kept] = OrderedDict()
+        self._matches: OrderedDict[tuple[str, int], Recent] = OrderedDict()
         self._newest: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def keep(self, match: Match, endpoints: list[Endpoint] | tuple[Endpoint, ...] = ()) -> None:
+    def remember(self, match: Match, endpoints: list[Endpoint] | tuple[Endpoint, ...] = ()) -> None:
         """Keep `match` as committed (the caller changes it no more)."""
         with self._lock:
-            self._matches[(match.id, match.version)] = Kept(match, tuple(endpoints))
+            self._matches[(match.id, match.version)] = Recent(match, tuple(endpoints))
             if match.version > self._newest.get(match.id, 0):
                 self._newest[match.id] = match.version
             while len(self._matches) > self._size:
@@ -68,7 +68,7 @@ class Written:
             found = self._matches.get((match_id, version))
         return None if found is None else found.match
 
-    def newest(self, match_id: str) -> Kept | None:
+    def newest(self, match_id: str) -> Recent | None:
         """The newest version of `match_id` this process wrote lately (not necessarily the
         match's current version: another process may have written since), else None."""
         with self._lock:
@@ -76,5 +76,5 @@ class Written:
             return None if version is None else self._matches.get((match_id, version))
 
 
-written = Written()
+recent = RecentMatches()
 """This process's recently written matches."""

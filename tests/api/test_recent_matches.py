@@ -1,5 +1,5 @@
 """A view of a version this process has just written renders from the match it wrote
-(app/live/written.py), without reading it back, and is byte for byte the view read from the
+(app/live/recent.py), without reading it back, and is byte for byte the view read from the
 database."""
 from __future__ import annotations
 
@@ -37,12 +37,12 @@ def test_a_view_of_a_version_written_here_is_not_read_back(client: Any, app: Any
 
 def test_only_the_version_written_is_taken(app: Any) -> None:
     from app.db.models import Match
-    from app.live.written import Written
+    from app.live.recent import RecentMatches
 
-    kept = Written(size=2)
+    kept = RecentMatches(size=2)
     matches = [Match(id=f"m_{i}", version=v) for i, v in ((1, 3), (1, 4), (2, 1))]
     for match in matches:
-        kept.keep(match)
+        kept.remember(match)
     assert kept.get("m_1", 3) is None  # (the oldest went: two are kept)
     assert kept.get("m_1", 4) is matches[1]
     assert kept.get("m_1", 5) is None
