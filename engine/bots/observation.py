@@ -83,10 +83,8 @@ def raise_action(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
 def play_action(legal: list[dict[str, Any]], card: str,
                 face_down: bool = False) -> dict[str, Any]:
     """The legal play of `card` (face down when asked and allowed)."""
-    plays = [a for a in legal if a["type"] == "play" and a.get("card") == card]
-    down = [a for a in plays if a.get("face_down")]
-    up = [a for a in plays if not a.get("face_down")]
-    return (down or up)[0] if face_down else (up or down)[0]
+    plays = [a for a in legal if a.get("card") == card]  # only a play names a card
+    return next((a for a in plays if bool(a.get("face_down")) == face_down), plays[0])
 
 
 def playable_cards(legal: list[dict[str, Any]]) -> list[str]:
