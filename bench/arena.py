@@ -30,6 +30,7 @@ import platform
 import random
 import sys
 import time
+from functools import partial
 from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -37,7 +38,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import engine
-from engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose
+from engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose, choose_with
 from engine.bots.hard import choose_hard
 
 PAIRS = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "easy"),
@@ -64,7 +65,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def decide(level: str, view: dict[str, Any], rng: random.Random,
            hard_playouts: int | None) -> dict[str, Any]:
     if level == "hard":
-        return choose_hard(view, rng, playouts=hard_playouts)
+        return choose_with(partial(choose_hard, playouts=hard_playouts), view, rng)
     return choose(level, view, rng)
 
 

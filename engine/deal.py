@@ -5,11 +5,10 @@ import hashlib
 from typing import Any
 
 from .cards import DECK, manilhas
+from .events import HandDealt
 from .fairness import SCHEME, hand_entropy
 from .rules import RULESETS
 from .state import Hand, MatchState, Trick
-
-Event = dict[str, Any]
 
 
 def drawn_cards(entropy: int, players: int) -> tuple[list[list[str]], str]:
@@ -52,7 +51,7 @@ def deciders(state: MatchState, team: int, mao: int, refused: list[int]) -> list
     return [s for s in members if s not in refused]
 
 
-def deal(state: MatchState, number: int, dealer: int) -> Event:
+def deal(state: MatchState, number: int, dealer: int) -> HandDealt:
     """Replace `state.hand` with hand `number` dealt by `dealer`; return its hand_dealt event."""
     rules = RULESETS[state.ruleset]
     n = state.players

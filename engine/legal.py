@@ -68,11 +68,15 @@ def forced_highest(state: MatchState) -> bool:
             and h.tricks[0].done and h.tricks[0].tie)
 
 
-def strongest_cards(state: MatchState, seat: int) -> list[str]:
-    table = strengths(state.ruleset, state.hand.vira)
-    cards = state.hand.hands[seat]
+def strongest(cards: list[str], table: dict[str, int]) -> list[str]:
+    """The cards of `cards` with the top strength in `table`, in their order."""
     top = max(table[c] for c in cards)
     return [c for c in cards if table[c] == top]
+
+
+def strongest_cards(state: MatchState, seat: int) -> list[str]:
+    """The cards `seat` may play while forced_highest applies."""
+    return strongest(state.hand.hands[seat], strengths(state.ruleset, state.hand.vira))
 
 
 def face_down_allowed(state: MatchState, seat: int) -> bool:

@@ -5,8 +5,9 @@ import random
 from typing import Any
 
 from .cards import parse_card
-from .deal import Event, deal
+from .deal import deal
 from .errors import InvalidConfig
+from .events import Event
 from .fairness import SCHEME, first_dealer as keyed_first_dealer
 from .rules import RULESETS, make_options
 from .state import SEED_SCHEME, MatchState

@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import ParsedAction, parse_action
-from .deal import Event, deciders
+from .deal import deciders
 from .errors import IllegalAction
+from .events import Event, MatchEndReason, MatchForfeited, PlayerResigned
 from .legal import (answerers, call_value, counter_value, face_down_allowed, forced_highest,
                     is_blind, strongest_cards)
 from .rules import RULESETS, TARGET_SCORE
@@ -34,18 +35,19 @@ def apply(state: MatchState, seat: int, body: Any) -> tuple[MatchState, list[Eve
 
 def resign(state: MatchState, seat: int) -> tuple[MatchState, list[Event]]:
     """`seat`'s team concedes: the other team wins the match at once."""
-    return _concede(state, seat, "resigned",
-                    {"type": "player_resigned", "seat": seat, "team": seat % 2})
+    resigned: PlayerResigned = {"type": "player_resigned", "seat": seat, "team": seat % 2}
+    return _concede(state, seat, "resigned", resigned)
 
 
 def forfeit(state: MatchState, seat: int) -> tuple[MatchState, list[Event]]:
     """`seat` let its turn deadline pass under the forfeit rule: its team loses at once."""
-    return _concede(state, seat, "timed_out", {"type": "match_forfeited", "team": seat % 2,
-                                               "seat": seat, "reason": "timed_out"})
+    forfeited: MatchForfeited = {"type": "match_forfeited", "team": seat % 2, "seat": seat,
+                                 "reason": "timed_out"}
+    return _concede(state, seat, "timed_out", forfeited)
 
 
-def _concede(state: MatchState, seat: int, reason: str,
-             event: Event) -> tuple[MatchState, list[Event]]:
+def _concede(state: MatchState, seat: int, reason: MatchEndReason,
+             event: PlayerResigned | MatchForfeited) -> tuple[MatchState, list[Event]]:
     """The other team than `seat`'s wins the match at once (`event` says why)."""
     if state.status != "active":
         raise IllegalAction("match_not_active", "the match is over")
@@ -200,6 +202,7 @@ def _play(state: MatchState, seat: int, action: ParsedAction) -> tuple[MatchStat
     if trick.tie:
         events.append({"type": "trick_tied", "trick": number})
     else:
+        assert trick.winner_team is not None  # resolve_trick: a trick not tied has a winner
         events.append({"type": "trick_won", "trick": number, "winner_team": trick.winner_team,
                        "seat": leader})
     outcome = hand_outcome(h.tricks)

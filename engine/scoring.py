@@ -1,12 +1,13 @@
 """Ending a hand: points, games, the match's end and the next deal (RULES.md §10)."""
 from __future__ import annotations
 
-from .deal import Event, deal
+from .deal import deal
+from .events import Event, HandEndReason, MatchEndReason
 from .rules import TARGET_SCORE
 from .state import MatchState
 
 
-def finish_match(state: MatchState, team: int, reason: str) -> None:
+def finish_match(state: MatchState, team: int, reason: MatchEndReason) -> None:
     """`team` wins the match; `reason` says how it ended (API.md `end_reason`)."""
     h = state.hand
     state.status = "finished"
@@ -18,7 +19,8 @@ def finish_match(state: MatchState, team: int, reason: str) -> None:
     h.to_act = []
 
 
-def end_hand(state: MatchState, team: int | None, points: int, reason: str) -> list[Event]:
+def end_hand(state: MatchState, team: int | None, points: int,
+             reason: HandEndReason) -> list[Event]:
     """Score the hand, then deal the next one unless the match is over."""
     h = state.hand
     if team is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import manilhas
-from .deal import Event
+from .events import Event, HandDealt
 from .knowledge import partners_seen, play_seen, sees_everything
 from .legal import is_blind, legal_actions
 from .rules import TARGET_SCORE
@@ -65,15 +65,17 @@ def redact_event(event: Event, seat: int | None, finished: bool) -> Event:
     """`event` as `seat` may see it; a finished match's players see the whole log."""
     if sees_everything(seat, finished):
         return event
-    kind = event["type"]
-    if kind == "card_played" and not play_seen(event["seat"], event["face_down"], seat):
+    if event["type"] == "card_played":
+        if play_seen(event["seat"], event["face_down"], seat):
+            return event
         return {**event, "card": None}
-    if kind != "hand_dealt":
+    if event["type"] != "hand_dealt":
         return event
-    out = {k: v for k, v in event.items() if k != "hands"}
     hands = event["hands"]
-    blind = event["blind"]
-    out["cards"] = None if seat is None else ([None] * 3 if blind else list(hands[seat]))
     partners = partners_seen(len(hands), event["eleven_team"], seat)
-    out["partner_cards"] = {str(p): list(hands[p]) for p in partners} if partners else None
+    out: HandDealt = {
+        **event,
+        "cards": None if seat is None else ([None] * 3 if event["blind"] else list(hands[seat])),
+        "partner_cards": {str(p): list(hands[p]) for p in partners} if partners else None}
+    del out["hands"]
     return out

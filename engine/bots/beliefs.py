@@ -12,7 +12,7 @@ outright: people and other bots play differently, and bluff.
 from __future__ import annotations
 
 from ..cards import strengths
-from ..legal import is_blind
+from ..legal import forced_highest, is_blind, strongest
 from ..state import MatchState
 from .cardplay import choose_card, easy_calls, simple_strength
 
@@ -39,7 +39,7 @@ def world_weight(world: MatchState, seat: int) -> float:
         results = [t.winner_team for t in h.tricks if t.done]
         if not easy_calls(h.hands[caller], table, results, caller % 2):
             weight *= UNLIKELY_CALL
-    forced = world.options.force_highest_after_first_tie and h.tricks[0].done and h.tricks[0].tie
+    forced = forced_highest(world)
     held = {s: list(cards) for s, cards in enumerate(h.hands)}
     for t_index in range(len(h.tricks) - 1, -1, -1):
         trick = h.tricks[t_index]
@@ -50,8 +50,7 @@ def world_weight(world: MatchState, seat: int) -> float:
                 continue
             cards = held[player]
             if forced and t_index > 0:
-                top = max(table[c] for c in cards)
-                cards = [c for c in cards if table[c] == top]
+                cards = strongest(cards, table)
             results = [t.winner_team for t in h.tricks[:t_index]]
             choice = choose_card(cards, table, trick.plays[:p_index], player, results)
             if table[choice.card] != table[card]:

@@ -36,11 +36,9 @@ MIN_WORLDS = 6
 
 def choose_hard(view: dict[str, Any], rng: random.Random, *, budget_ms: float | None = None,
                 playouts: int | None = None) -> dict[str, Any]:
+    """The most valuable of the view's legal actions over the searched worlds (`playouts`:
+    DEFAULT_PLAYOUTS when None; `budget_ms`: DEFAULT_BUDGET_MS when None)."""
     legal = view["legal_actions"]
-    if not legal:
-        raise ValueError("this seat has nothing to do")
-    if len(legal) == 1:
-        return dict(legal[0])
     start = time.perf_counter()
     limit = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
     budget = DEFAULT_PLAYOUTS if playouts is None else playouts

@@ -27,10 +27,11 @@ RESPECT = 0.2
 """Added to the break-even chance before accepting a call: callers tend to hold good cards."""
 
 
-def choose_medium(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def choose_medium(view: dict[str, Any], rng: random.Random, *,
+                  budget_ms: float | None = None) -> dict[str, Any]:
+    """The medium level's choice for the seat of `view` (its sampling has a fixed size, so
+    `budget_ms` is not needed)."""
     obs = observe(view)
-    if len(obs.legal) == 1:
-        return obs.legal[0]
     if obs.cards is None:
         return dict(rng.choice(obs.legal))  # blind: every slot is alike
     if obs.pending is not None:

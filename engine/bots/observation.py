@@ -62,23 +62,34 @@ class Observation:
         return TARGET_SCORE - self.score[team]
 
     def raise_action(self) -> dict[str, Any] | None:
-        return next((a for a in self.legal if a["type"] == "raise"), None)
+        return raise_action(self.legal)
 
     def play_action(self, card: str, face_down: bool = False) -> dict[str, Any]:
-        """The legal play of `card` (face down when asked and allowed)."""
-        plays = [a for a in self.legal if a["type"] == "play" and a.get("card") == card]
-        down = [a for a in plays if a.get("face_down")]
-        up = [a for a in plays if not a.get("face_down")]
-        return (down or up)[0] if face_down else (up or down)[0]
+        return play_action(self.legal, card, face_down)
 
     def playable_cards(self) -> list[str]:
-        """Cards with a legal play (all of them, or the strongest when play is forced)."""
-        return list(dict.fromkeys(a["card"] for a in self.legal
-                                  if a["type"] == "play" and "card" in a))
+        return playable_cards(self.legal)
 
     @property
     def base(self) -> int:
         return RULESETS[self.ruleset].base
+
+
+def raise_action(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The call among the `legal` actions, or None."""
+    return next((a for a in legal if a["type"] == "raise"), None)
+
+
+def play_action(legal: list[dict[str, Any]], card: str,
+                face_down: bool = False) -> dict[str, Any]:
+    """The legal play of `card` (face down when asked and allowed)."""
+    plays = [a for a in legal if a.get("card") == card]  # only a play names a card
+    return next((a for a in plays if bool(a.get("face_down")) == face_down), plays[0])
+
+
+def playable_cards(legal: list[dict[str, Any]]) -> list[str]:
+    """Cards with a legal play (all of them, or the strongest when play is forced)."""
+    return list(dict.fromkeys(a["card"] for a in legal if a["type"] == "play" and "card" in a))
 
 
 def observe(view: dict[str, Any]) -> Observation:

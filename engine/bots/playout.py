@@ -1,50 +1,38 @@
-"""The hard bot's playouts: every seat of a determinized world plays the easy rules from its
-own cards and the table only (never the world's other hidden cards), to the end of the hand."""
+"""The hard bot's playouts: every seat of a determinized world plays the easy rule from what it
+would see (its own cards, its partners' when shown, the table; never the world's other hidden
+cards), to the end of the hand."""
 from __future__ import annotations
 
 import random
 from typing import Any
 
 from ..cards import strengths
+from ..knowledge import partners_seen
 from ..legal import is_blind, legal_actions
 from ..play import apply
 from ..state import MatchState
-from .cardplay import choose_card, easy_calls, simple_strength, strong_cards
+from .easy import Sight, easy_rule
 
 CALL_ODDS = 0.8
 """How often a playout seat makes a call the easy rule allows (some variety among worlds)."""
 
 
+def sight(state: MatchState, seat: int) -> Sight:
+    """What `seat` sees of `state`, as the easy rule reads it (the same as off its view)."""
+    h = state.hand
+    shown = partners_seen(state.players, h.eleven_team, seat)
+    return Sight(seat, legal_actions(state, seat), None if is_blind(state) else h.hands[seat],
+                 [h.hands[p] for p in shown], strengths(state.ruleset, h.vira),
+                 h.tricks[-1].plays, [t.winner_team for t in h.tricks if t.done], h.pending)
+
+
 def policy(state: MatchState, seat: int, rng: random.Random,
            calls: bool = True) -> dict[str, Any]:
-    """The easy level's decision for `seat`, read straight off the state for speed; without
+    """The easy rule's decision for `seat`, its calls made with chance CALL_ODDS; without
     `calls` nobody calls and every question is accepted (to measure card strength alone)."""
-    legal = legal_actions(state, seat)
-    if len(legal) == 1:
-        return legal[0]
-    h = state.hand
-    table = strengths(state.ruleset, h.vira)
-    cards = h.hands[seat]
-    team = seat % 2
-    results = [t.winner_team for t in h.tricks if t.done]
-    if h.pending is not None:
-        if not calls:
-            return legal[0]
-        if h.pending["kind"] == "mao_de_onze":
-            return legal[0] if strong_cards(cards, table) >= 1 else legal[1]
-        good = simple_strength(cards, table, results, team)
-        if good >= 3 and len(legal) == 3:
-            return legal[2]
-        return legal[0] if good >= 1 else legal[1]
-    if is_blind(state):
-        return rng.choice(legal)
-    if calls and legal[-1]["type"] == "raise" and easy_calls(cards, table, results, team) \
-            and rng.random() < CALL_ODDS:
-        return legal[-1]
-    playable = [a["card"] for a in legal if a["type"] == "play" and not a.get("face_down")]
-    plays: list[tuple[int, str | None, bool]] = list(h.tricks[-1].plays)
-    choice = choose_card(playable, table, plays, seat, results)
-    return {"type": "play", "card": choice.card}
+    if not calls and state.hand.pending is not None:
+        return {"type": "accept"}
+    return easy_rule(sight(state, seat), rng, CALL_ODDS if calls else 0.0)
 
 
 def play_out_hand(state: MatchState, rng: random.Random, calls: bool = True) -> MatchState:

@@ -5,9 +5,7 @@ import random
 from typing import Any
 
 
-def choose_random(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """One of the view's legal actions, drawn with `rng` (the view must belong to a seat to act)."""
-    actions = view["legal_actions"]
-    if not actions:
-        raise ValueError("this seat has nothing to do")
-    return dict(rng.choice(actions))
+def choose_random(view: dict[str, Any], rng: random.Random, *,
+                  budget_ms: float | None = None) -> dict[str, Any]:
+    """One of the view's legal actions, drawn with `rng` (`budget_ms` is not needed)."""
+    return dict(rng.choice(view["legal_actions"]))

@@ -6,6 +6,7 @@ Positions come from random legal play over 2, 4 and 6 players, both rulesets and
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import DECK, MatchState
-from engine.bots import AVAILABLE_LEVELS, BOT_LEVELS, choose
+from engine.bots import AVAILABLE_LEVELS, BOT_LEVELS, BOTS, choose, choose_with
 from engine.bots import hard as hard_bot
 from engine.bots.hard import choose_hard
 from engine.determinize import determinize, seat_knowledge
@@ -27,7 +28,8 @@ FAST_HARD = 12
 
 def decide(level: str, view: dict[str, Any], seed: int) -> dict[str, Any]:
     if level == "hard":  # a small deterministic budget; the time cap far away
-        return choose_hard(view, random.Random(seed), playouts=FAST_HARD, budget_ms=60_000)
+        return choose_with(partial(choose_hard, playouts=FAST_HARD), view, random.Random(seed),
+                           budget_ms=60_000)
     return choose(level, view, random.Random(seed))
 
 
@@ -45,7 +47,7 @@ def position(config: dict[str, Any], seed: int) -> MatchState:
 
 
 def test_all_four_levels_are_available() -> None:
-    assert AVAILABLE_LEVELS == BOT_LEVELS == ("random", "easy", "medium", "hard")
+    assert AVAILABLE_LEVELS == BOT_LEVELS == tuple(BOTS) == ("random", "easy", "medium", "hard")
     state, _ = engine.new_match(players=2, seed=1, options={"first_dealer": 1})
     with pytest.raises(ValueError):
         choose("expert", engine.view(state, 0), random.Random(0))
@@ -258,3 +260,21 @@ def test_hard_answers_at_once_with_a_single_legal_action(monkeypatch: Any) -> No
         state, _ = engine.apply(state, seat, {"type": "play", "slot": 0})
     assert view["legal_actions"] == [{"type": "play", "slot": 0}]
     assert choose("hard", view, random.Random(0)) == {"type": "play", "slot": 0}
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_no_level_is_asked_when_a_single_action_is_legal(level: str, monkeypatch: Any) -> None:
+    state = fixed(2, [["3c", "6h", "7s"], ["4h", "Qh", "Js"]], start_score=[11, 11])
+    for _ in range(4):  # a blind mão de ferro: seat 1 then holds one card
+        state, _ = engine.apply(state, state.to_act[0], {"type": "play", "slot": 0})
+    view = engine.view(state, state.to_act[0])
+    assert view["legal_actions"] == [{"type": "play", "slot": 0}]
+    monkeypatch.setitem(BOTS, level, lambda *a, **k: pytest.fail("asked"))
+    assert choose(level, view, random.Random(0)) == {"type": "play", "slot": 0}
+
+
+def test_a_level_asked_with_two_legal_actions_decides_between_them(monkeypatch: Any) -> None:
+    state, _ = engine.new_match(players=2, seed=1, options={"first_dealer": 1})
+    view = engine.view(state, 0)
+    monkeypatch.setitem(BOTS, "easy", lambda view, rng, budget_ms: view["legal_actions"][-1])
+    assert choose("easy", view, random.Random(0), budget_ms=5) == view["legal_actions"][-1]

@@ -1,0 +1,92 @@
+"""The models inside the bots follow the rules and each other: the hard bot's playouts play
+the easy level's rule, and the beliefs forbid only what the rules forbid."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import engine
+from engine import MatchState
+from engine.bots import choose
+from engine.bots.beliefs import world_weight
+from engine.bots.easy import choose_easy, easy_rule
+from engine.bots.playout import policy, sight
+
+
+def dealt(players: int, hands: list[list[str]], start_score: list[int],
+          **options: Any) -> MatchState:
+    """Paulista with vira 4d (the 5s are manilhas), seat 0 the mão."""
+    state, _ = engine.new_match(players=players, seed=1, start_score=start_score,
+                                deals=[{"vira": "4d", "hands": hands}],
+                                options={"first_dealer": players - 1, **options})
+    return state
+
+
+def played(state: MatchState, *cards: tuple[int, str]) -> MatchState:
+    for seat, card in cards:
+        state, _ = engine.apply(state, seat, {"type": "play", "card": card})
+    return state
+
+
+def test_a_playout_seat_answers_the_mao_de_onze_as_the_easy_level_does() -> None:
+    # team 0 on 11: seat 0 holds one good card (3h) and sees its partner's hand, which holds
+    # none; the easy rule counts the team's cards, so one good card among six is a refusal
+    state = dealt(4, [["3h", "Kc", "6c"], ["2c", "Kd", "6d"], ["Qd", "Js", "4s"],
+                      ["Ah", "Jc", "7c"]], start_score=[11, 5])
+    assert state.hand.special == "mao_de_onze" and 0 in state.to_act
+    easy = choose("easy", engine.view(state, 0), random.Random(0))
+    assert easy == {"type": "refuse"}
+    assert policy(state, 0, random.Random(0)) == easy
+
+
+def test_a_playout_seat_accepts_the_mao_de_onze_on_its_partners_cards_like_easy() -> None:
+    state = dealt(4, [["4c", "Kc", "6c"], ["2c", "Kd", "6d"], ["3d", "2s", "4s"],
+                      ["Ah", "Jc", "7c"]], start_score=[11, 5])
+    easy = choose("easy", engine.view(state, 0), random.Random(0))
+    assert easy == {"type": "accept"}
+    assert policy(state, 0, random.Random(0)) == easy
+
+
+def positions(players: int, ruleset: str, seed: int) -> list[MatchState]:
+    """Every position of a match from `seed` played by random legal actions, often near 11
+    (so mão de onze and mão de ferro hands come up) and with the options that change play."""
+    rng = random.Random(seed)
+    options = {"iron_hand_blind": rng.random() < 0.5, "face_down": True,
+               "force_highest_after_first_tie": rng.random() < 0.5}
+    state, _ = engine.new_match(players=players, ruleset=ruleset, seed=seed, options=options,
+                                start_score=[rng.choice([0, 9, 11]), rng.choice([0, 10, 11])])
+    out = []
+    while state.status == "active" and len(out) < 80:
+        out.append(state)
+        seat = rng.choice(state.to_act)
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+    return out
+
+
+def test_the_playouts_read_a_world_as_the_easy_level_reads_the_view() -> None:
+    seen = set()
+    for seed in range(24):
+        for state in positions((2, 4, 6)[seed % 3], ("paulista", "mineiro")[seed % 2], seed):
+            for seat in state.to_act:
+                view = engine.view(state, seat)
+                assert easy_rule(sight(state, seat), random.Random(seed)) == \
+                    choose_easy(view, random.Random(seed))
+                seen.add(state.hand.special or ("pending" if state.hand.pending else "play"))
+    assert seen == {"mao_de_onze", "mao_de_ferro", "pending", "play"}
+
+
+def test_the_beliefs_do_not_force_the_highest_card_in_a_face_up_mao_de_ferro() -> None:
+    # trick 1 tied; in trick 2 seat 1 dumps 4s under seat 0's 3d, which the easy model does
+    # too. The rules do not force the highest card in a mão de ferro, so neither may the
+    # beliefs: the option must not change how likely this world is.
+    weights = []
+    for force in (False, True):
+        state = dealt(4, [["Kc", "3d", "6d"], ["Kh", "2h", "4s"], ["Qd", "7c", "6c"],
+                          ["Jc", "Qc", "7h"]], start_score=[11, 11], iron_hand_blind=False,
+                      force_highest_after_first_tie=force)
+        state = played(state, (0, "Kc"), (1, "Kh"), (2, "Qd"), (3, "Jc"), (0, "3d"))
+        assert state.hand.tricks[0].tie
+        assert {"type": "play", "card": "4s"} in engine.legal_actions(state, 1)
+        state = played(state, (1, "4s"))
+        weights.append(world_weight(state, 0))
+    assert weights[0] == weights[1]
