@@ -10,7 +10,7 @@ import yaml
 
 from app import create_app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 UNUSED_DB = "postgresql+psycopg2://nobody@127.0.0.1:1/none"
 
 

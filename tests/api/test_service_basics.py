@@ -18,7 +18,7 @@ import yaml
 
 from app import create_app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROBLEM = "application/problem+json"
 
 

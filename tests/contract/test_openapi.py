@@ -13,7 +13,7 @@ from app import schemas
 from engine.actions import _FIELDS
 from tests.spec_support import event_types_written
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _generate() -> str:

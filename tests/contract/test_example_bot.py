@@ -24,7 +24,7 @@ from requests.adapters import BaseAdapter
 
 from tests.concurrency.servers import Server, start_servers
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOT_FILE = ROOT / "examples" / "bot_client.py"
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEV = ROOT / "scripts" / "dev.py"
 ENV_VARS = ("PORT", "BIND_HOST", "DATABASE_URL", "TEST_DATABASE_URL", "WEB_CONCURRENCY",
             "TRUCO_ENV", "TRUCO_FIXED_DEALS", "TRUCO_RATE_REGISTER", "TRUCO_RATE_ACTION",

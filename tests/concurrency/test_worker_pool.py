@@ -15,7 +15,7 @@ from sqlalchemy.pool import NullPool
 
 from app.worker_pool import processes
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def listening_workers(database_url: str) -> int:

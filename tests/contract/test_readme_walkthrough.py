@@ -11,7 +11,7 @@ import pytest
 
 from tests.concurrency.servers import start_servers
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def walkthrough() -> str:

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_compare_serves_both_trees_and_the_baseline(capsys: Any) -> None:

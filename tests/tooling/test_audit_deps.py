@@ -5,7 +5,7 @@ from pathlib import Path
 
 from scripts.audit_deps import verdict
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_known_vulnerability_fails() -> None:

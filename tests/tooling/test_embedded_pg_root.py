@@ -15,7 +15,7 @@ import pytest
 
 from devtools import embedded_pg
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _modes(path: Path) -> dict[Path, int]:
