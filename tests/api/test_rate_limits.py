@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from app import create_app
-from tests.api.helpers import run_worker
+from tests.support.api import run_worker
 
 LIMITS = {"RATE_LIMIT_REGISTER": "3/60", "RATE_LIMIT_ACTION": "2/60",
           "RATE_LIMIT_CREATE": "4/60"}

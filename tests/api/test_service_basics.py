@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 import yaml
 
 from app import create_app
+from tests.support.servers import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEM = "application/problem+json"
@@ -85,35 +79,15 @@ def test_openapi_yaml_missing_is_404_problem(database_url: str, tmp_path: Path) 
     assert r.content_type == PROBLEM
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_gunicorn_gevent_serves_on_real_postgres(database_url: str, tmp_path: Path) -> None:
     """gunicorn.conf.py + wsgi:app in a real gevent worker (psycogreen) answer /readyz."""
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port),
-           "BIND_HOST": "127.0.0.1", "WEB_CONCURRENCY": "1", "TRUCO_ENV": "testing"}
     log = tmp_path / "gunicorn.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "wsgi:app"],
-            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-            start_new_session=True,
-        )
-    base = f"http://127.0.0.1:{port}"
+    server = Server("basics", {"DATABASE_URL": database_url, "TRUCO_ENV": "testing"},
+                    worker=False, log_path=log)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                r = requests.get(f"{base}/healthz", timeout=2)
-                break
-            except requests.ConnectionError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"gunicorn did not start: {log.read_text()[-2000:]}")
-                time.sleep(0.1)
+        server.wait_healthy(timeout=30)
+        base = server.url
+        r = requests.get(f"{base}/healthz", timeout=2)
         assert r.json() == {"status": "ok"}
         r = requests.get(f"{base}/readyz", timeout=5)
         assert r.status_code == 200, r.text
@@ -121,10 +95,5 @@ def test_gunicorn_gevent_serves_on_real_postgres(database_url: str, tmp_path: Pa
         assert r.status_code == 404
         assert r.headers["Content-Type"] == PROBLEM
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 0, log.read_text()[-2000:]
+        server.stop()
+    assert server.process.returncode == 0, log.read_text()[-2000:]

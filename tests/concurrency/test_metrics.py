@@ -13,12 +13,12 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from app import create_app
-from tests.concurrency.servers import Server, start_servers
+from tests.support.servers import Server, start_testing_servers
 
 
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[Server]:
-    (started,) = start_servers(["metrics"], database_url)
+    (started,) = start_testing_servers(["metrics"], database_url)
     yield started
     started.stop()
 

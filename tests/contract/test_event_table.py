@@ -6,7 +6,7 @@ import re
 
 import yaml
 
-from tests.spec_support import ROOT, event_types_written
+from tests.support.spec import ROOT, event_types_written
 
 COMMON = {"seq", "version", "type", "at"}
 

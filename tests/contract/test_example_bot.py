@@ -22,7 +22,7 @@ import pytest
 import requests
 from requests.adapters import BaseAdapter
 
-from tests.concurrency.servers import Server, start_servers
+from tests.support.servers import Server, start_testing_servers
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_FILE = ROOT / "examples" / "bot_client.py"
@@ -439,7 +439,7 @@ def person_plays(base: str, token: str, match_id: str, seed: int,
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[Server]:
     """One real server (gunicorn and the background worker that moves the built-in bots)."""
-    [started] = start_servers(["botclient"], database_url)
+    [started] = start_testing_servers(["botclient"], database_url)
     try:
         yield started
     finally:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import importlib
 import random
 import re
-import time
 import subprocess
 import sys
 import time
@@ -30,9 +29,9 @@ import pytest
 import yaml
 
 from app.webhook_models import WEBHOOK_EVENTS
-from tests.api.webhook_receiver import receiver
-from tests.concurrency.servers import Server, start_servers
-from tests.spec_support import operations
+from tests.support.servers import Server, start_testing_servers
+from tests.support.spec import operations
+from tests.support.webhook_receiver import receiver
 
 PACKAGE = "truco_client"
 # No post hooks: the generator would run ruff on the code, which nothing here needs.
@@ -45,7 +44,7 @@ FREE_FORM = {"ValidationProblemErrors"}
 
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[Server]:
-    (started,) = start_servers(["client"], database_url)
+    (started,) = start_testing_servers(["client"], database_url)
     yield started
     started.stop()
 

@@ -11,7 +11,7 @@ import yaml
 
 from app import schemas
 from engine.actions import _FIELDS
-from tests.spec_support import event_types_written
+from tests.support.spec import event_types_written
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.concurrency.servers import start_servers
+from tests.support.servers import start_testing_servers
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -23,7 +23,7 @@ def walkthrough() -> str:
 def test_readme_walkthrough_plays_a_match_to_the_end(database_url: str) -> None:
     script = walkthrough()
     assert "BASE=http://127.0.0.1:8000" in script
-    [server] = start_servers(["readme"], database_url)
+    [server] = start_testing_servers(["readme"], database_url)
     try:
         result = subprocess.run(
             ["bash", "-euo", "pipefail", "-c",

@@ -10,13 +10,13 @@ from urllib.parse import unquote, urldefrag
 import pytest
 import requests
 
-from tests.concurrency.servers import Server, start_servers
-from tests.spec_support import ROOT
+from tests.support.servers import Server, start_testing_servers
+from tests.support.spec import ROOT
 
 
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[Server]:
-    (started,) = start_servers(["guides"], database_url)
+    (started,) = start_testing_servers(["guides"], database_url)
     yield started
     started.stop()
 

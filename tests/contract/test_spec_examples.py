@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.api.helpers import act_ok, create, full_match, register
+from tests.support.api import act_ok, create, full_match, register
+
+pytestmark = pytest.mark.usefixtures("clean_db")
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text())

@@ -1,7 +1,8 @@
-"""Helpers for the HTTP API tests: players, matches, actions, snapshots and the leak check.
+"""Calls of the API tests through the Flask test client: players, matches, actions, snapshots,
+the leak check, the worker's steps, and looks at what the server stored.
 
-Everything goes through the public HTTP API (the Flask test client) except where a test must
-look at what the server stored (``db_rows`` / ``db_scalar``, ``knowable_cards``).
+Everything goes through the public HTTP API except where a test must look at what the server
+stored (``db_rows`` / ``db_scalar``, ``knowable_cards``).
 """
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
+
+from tests.support.player import Player
 
 PROBLEM = "application/problem+json"
 
@@ -35,17 +37,6 @@ def deal(d: dict[str, Any]) -> dict[str, Any]:
 def action_set(actions: list[dict[str, Any]]) -> set[str]:
     """Action bodies as an order-free set (each body as canonical JSON)."""
     return {json.dumps(a, sort_keys=True) for a in actions}
-
-
-@dataclass
-class Player:
-    id: str
-    name: str
-    token: str
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
 
 
 def auth(player: Player | None) -> dict[str, str]:
@@ -426,3 +417,69 @@ def stored_secret(app: Any, match_id: str) -> str:
     """The hex secret the server keeps for `match_id`."""
     return db_scalar(app, "SELECT config->'fairness'->>'secret' FROM matches WHERE id = :m",
                      m=match_id)
+
+
+# --- what a process sends and hears -------------------------------------------------------
+
+D2_SETUP = {"options": {"first_dealer": 1}, "deals": [copy.deepcopy(D2)] * 4}
+"""A 2-player match's creation fields: seat 1 deals first, every hand is D2."""
+
+
+@contextmanager
+def counted(app: Any) -> Iterator[list[str]]:
+    """The SQL statements `app` sends inside the block: through SQLAlchemy, or prepared
+    (app/prepared.py, by name)."""
+    from sqlalchemy import event
+
+    from app import prepared
+    from app.extensions import db
+
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, *args) -> None:  # noqa: ANN001
+        statements.append(statement)
+
+    real_run = prepared.run
+
+    def run(fairy, batch, params, **options):  # noqa: ANN001, ANN003, ANN202
+        statements.extend(f"EXECUTE {s.name}" for s in batch)
+        return real_run(fairy, batch, params, **options)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    prepared.run = run
+    try:
+        yield statements
+    finally:
+        prepared.run = real_run
+        event.remove(engine, "before_cursor_execute", seen)
+
+
+def listening(app: Any) -> Any:
+    """`app`'s LISTEN/NOTIFY hub, once its listener has connected."""
+    hub = app.extensions["truco_hub"]
+    assert hub.ready.wait(5), "the listener did not connect"
+    return hub
+
+
+def next_move(client: Any, match_id: str, seated: list[Any]) -> tuple[Any, dict[str, Any]]:
+    """The player to act and a legal action of theirs (read now, sent later)."""
+    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
+    mover = next(p for p in seated if legal[p.id])
+    return mover, legal[mover.id][0]
+
+
+def replayed_and_stored(app: Any, match_id: str) -> tuple[Any, Any]:
+    """The state replayed from `match_id`'s recorded actions, and the stored one (as JSON)."""
+    from app import match_store as service
+    from app.extensions import db
+    from app.models import Match
+
+    with app.app_context():
+        match = db.session.get(Match, match_id)
+        state = service.replay(match)
+        stored = match.state
+        db.session.remove()
+    assert state is not None
+    return state.to_json(), stored

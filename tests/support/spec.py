@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.actions import _FIELDS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 

@@ -1,4 +1,4 @@
-"""Runs the RULES.md §14 scenarios of ``tests/scenarios.py`` against a driver.
+"""Runs the RULES.md §14 scenarios of ``tests/support/scenarios.py`` against a driver.
 
 A driver has three methods:
 

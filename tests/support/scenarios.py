@@ -1,8 +1,8 @@
 """RULES.md §14 scenarios R-01 .. R-23 as plain data.
 
-Every scenario is driver-neutral: it is run by ``tests/scenario_runner.py`` against the engine
-(``tests/engine/test_scenarios.py``) and, later, against the HTTP API.  Nothing here imports the
-engine.
+Every scenario is driver-neutral: it is run by ``tests/support/scenario_runner.py`` against
+the engine (``tests/engine/test_scenarios.py``) and against the HTTP API
+(``tests/api/test_scenarios_api.py``).  Nothing here imports the engine.
 
 A scenario is a :class:`Scenario` with
 

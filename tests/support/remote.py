@@ -1,5 +1,5 @@
-"""Client-side helpers: players and matches over HTTP with `requests`, races of threads,
-long polls in the background, and direct looks at the database."""
+"""Play on a real server over HTTP with `requests`: a started match of two players, races of
+threads, long polls in the background, and the check that no accepted action was lost."""
 from __future__ import annotations
 
 import json
@@ -9,38 +9,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import psycopg2
 import requests
-from sqlalchemy.engine import make_url
 
-TIMEOUT = 15
-"""Client timeout of a plain request (a long poll adds its wait)."""
+from tests.support.player import TIMEOUT, Player
 
 FIRST_DEAL = {"vira": "6d", "hands": [["7c", "3h", "4s"], ["Kd", "2s", "Ah"]]}
-
-
-class Player:
-    """A registered player: its token and a few calls."""
-
-    def __init__(self, base: str, name: str) -> None:
-        r = requests.post(f"{base}/v1/players", json={"name": name}, timeout=TIMEOUT)
-        assert r.status_code == 201, r.text
-        self.id = r.json()["id"]
-        self.token = r.json()["token"]
-
-    def headers(self, **extra: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}", **extra}
-
-    def view(self, base: str, match_id: str) -> requests.Response:
-        r = requests.get(f"{base}/v1/matches/{match_id}", headers=self.headers(),
-                         timeout=TIMEOUT)
-        assert r.status_code == 200, r.text
-        return r
-
-    def act(self, base: str, match_id: str, body: dict[str, Any],
-            **headers: str) -> requests.Response:
-        return requests.post(f"{base}/v1/matches/{match_id}/actions", json=body,
-                             headers=self.headers(**headers), timeout=TIMEOUT)
 
 
 class Table:
@@ -49,13 +22,13 @@ class Table:
 
     def __init__(self, base: str, seed: int = 7) -> None:
         self.base = base
-        self.players = [Player(base, "ana"), Player(base, "bia")]
-        r = requests.post(f"{base}/v1/matches", headers=self.players[0].headers(), json={
+        self.players = [Player.register_at(base, "ana"), Player.register_at(base, "bia")]
+        r = requests.post(f"{base}/v1/matches", headers=self.players[0].headers, json={
             "players": 2, "seat": 0, "seed": seed, "deals": [FIRST_DEAL],
             "visibility": "private"}, timeout=TIMEOUT)
         assert r.status_code == 201, r.text
         self.id = r.json()["id"]
-        r = requests.post(f"{base}/v1/matches/{self.id}/join", headers=self.players[1].headers(),
+        r = requests.post(f"{base}/v1/matches/{self.id}/join", headers=self.players[1].headers,
                           json={"seat": 1, "invite_code": r.json()["invite_code"]},
                           timeout=TIMEOUT)
         assert r.status_code == 200, r.text
@@ -133,52 +106,6 @@ def settle(poll: Background, seconds: float = 0.4) -> None:
     assert not poll.done.is_set(), f"the long poll answered at once: {answer}"
 
 
-def libpq_url(database_url: str) -> str:
-    return make_url(database_url).set(drivername="postgresql").render_as_string(
-        hide_password=False)
-
-
-class Pg:
-    """An autocommit psycopg2 connection to the test database, for looks behind the API."""
-
-    def __init__(self, database_url: str) -> None:
-        self.conn = psycopg2.connect(libpq_url(database_url), application_name="truco-tests")
-        self.conn.autocommit = True
-
-    def one(self, sql: str, *args: Any) -> Any:
-        with self.conn.cursor() as cur:
-            cur.execute(sql, args)
-            return cur.fetchone()
-
-    def all(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        with self.conn.cursor() as cur:
-            cur.execute(sql, args)
-            return cur.fetchall()
-
-    def action_count(self, match_id: str) -> int:
-        return self.one("SELECT count(*) FROM actions WHERE match_id = %s", match_id)[0]
-
-    def listener_pids(self) -> list[int]:
-        """Backends of the app listeners on this database (`LISTEN truco`)."""
-        return [row[0] for row in self.all(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-            "AND query = 'LISTEN truco' AND pid <> pg_backend_pid()")]
-
-    def wait_for_listeners(self, count: int, exclude: set[int] = frozenset(),
-                           timeout: float = 10) -> list[int]:
-        """Await `count` listener backends that are not in `exclude`."""
-        deadline = time.monotonic() + timeout
-        while True:
-            pids = [p for p in self.listener_pids() if p not in exclude]
-            if len(pids) >= count:
-                return pids
-            assert time.monotonic() < deadline, f"listeners: {pids}, wanted {count}"
-            time.sleep(0.05)
-
-    def close(self) -> None:
-        self.conn.close()
-
-
 def check_never_lost(app: Any, match_id: str, accepted: list[dict[str, Any]]) -> None:
     """Every accepted action is in the actions table, in order, and the stored state is
     what replaying the table from the creation config gives."""
@@ -198,3 +125,8 @@ def check_never_lost(app: Any, match_id: str, accepted: list[dict[str, Any]]) ->
         assert replayed is not None
         assert json.loads(json.dumps(replayed.to_json())) == match.state
         db.session.remove()
+
+
+def new_token(base: str, name: str = "p") -> str:
+    """A new player's token on the server at `base`."""
+    return Player.register_at(base, name).token
