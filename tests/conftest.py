@@ -53,7 +53,7 @@ def database_url(make_database: Callable[[str], str]) -> str:
 def app(database_url: str) -> Iterator[Any]:
     """The Flask app on the session database, with fixed deals allowed."""
     from app import create_app
-    from app.extensions import db
+    from app.db.extensions import db
 
     application = create_app({
         "TESTING": True,
@@ -92,8 +92,8 @@ def clean_db(app: Any) -> None:
     built-in levels' players)."""
     from sqlalchemy import text
 
-    from app import level_players
-    from app.extensions import db
+    from app.play import level_players
+    from app.db.extensions import db
 
     with app.app_context():
         names = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)

@@ -1,4 +1,4 @@
-"""app/action_path.py reads a match by hand-written SQL: the views it gives are the ones the
+"""app/db/hot_sql.py reads a match by hand-written SQL: the views it gives are the ones the
 ORM's read gives, in every state a match can be in."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from tests.support.api import NOTIFIED, create, full_match, play_out, random_ste
 
 
 def _same_views(app: Any, match_id: str, players: int) -> None:
-    from app.action_path import read_match
-    from app.extensions import db
-    from app.match_store import get_match
-    from app.rendering import match_summary, match_view
+    from app.db.hot_sql import read_match
+    from app.db.extensions import db
+    from app.play.store import get_match
+    from app.play.rendering import match_summary, match_view
 
     with app.app_context():
         lean = read_match(match_id)
@@ -53,8 +53,8 @@ def test_a_fresh_process_reads_a_match_before_any_orm_query() -> None:
     code = (
         "from app import create_app\n"
         "create_app({'SQLALCHEMY_DATABASE_URI': 'postgresql://unused@127.0.0.1:1/unused'})\n"
-        "from app.action_path import _row\n"
-        "from app.models import Match, Seat\n"
+        "from app.db.hot_sql import _row\n"
+        "from app.db.models import Match, Seat\n"
         "seat = _row(Seat, seat=0, player_id='p', invited=False)\n"
         "match = _row(Match, id='m', version=3, seats=[seat])\n"
         "print(match.version, match.seat_of('p').seat)\n")
@@ -73,7 +73,7 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
     match it wrote last: the write, begun and committed, in one message."""
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 
-    from app.written import written
+    from app.live.recent import recent
     from tests.support.api import D2_SETUP, act_ok, get_view, listening, messages, next_move
 
     match_id, seated = full_match(client, players=2, **D2_SETUP)
@@ -81,9 +81,9 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
         get_view(client, match_id, player)  # (the process learns the tokens)
     listening(app)
     act_ok(client, match_id, *next_move(client, match_id, seated))  # (the join's match kept)
-    written.clear()  # (nothing kept: the locked way's statements prepared too)
+    recent.clear()  # (nothing kept: the locked way's statements prepared too)
     act_ok(client, match_id, *next_move(client, match_id, seated))
-    written.clear()
+    recent.clear()
     mover, action = next_move(client, match_id, seated)
     with messages(app) as (sent, returned):
         act_ok(client, match_id, mover, action)
@@ -97,7 +97,7 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
         version = act_ok(client, match_id, mover, action)["version"]
     assert sent == ["BEGIN; EXECUTE truco_action_write_if_current; COMMIT" + NOTIFIED]
     assert returned and set(returned) == {TRANSACTION_STATUS_IDLE}
-    # every process hears of it (the notification follows the commit: app/action_path.py)
+    # every process hears of it (the notification follows the commit: app/db/hot_sql.py)
     assert [p.split(":")[:2] for p in listener.heard()] == [[match_id, str(version)]]
     listener.conn.close()
 
@@ -117,17 +117,17 @@ def _stored(app: Any, match_id: str) -> tuple[Any, ...]:
 
 def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
         client: Any, app: Any, other_app: Any) -> None:
-    """Written in one message from the match kept (app/written.py), an action's answer is
+    """Written in one message from the match kept (app/live/recent.py), an action's answer is
     byte for byte (ETag included) the view another process reads afterwards, and the rows
     hold what the locked way stores: the state is the replay of the actions."""
-    from app.written import written
+    from app.live.recent import recent
     from tests.support.api import D2_SETUP, next_move, replayed_and_stored
 
     match_id, seated = full_match(client, players=2, turn_timeout=3600, **D2_SETUP)
     elsewhere = other_app.test_client()
     for _ in range(6):
         mover, action = next_move(client, match_id, seated)
-        assert written.newest(match_id) is not None
+        assert recent.newest(match_id) is not None
         r = client.post(f"/v1/matches/{match_id}/actions", json=action,
                         headers={**mover.headers, "Idempotency-Key": f"k{_}"})
         assert r.status_code == 200, r.get_data(as_text=True)
@@ -141,8 +141,8 @@ def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
 
 
 def watch(app: Any, match_id: str) -> None:
-    """Someone waits on the match: its actions are notified (app/watches.py)."""
-    from app import watches
+    """Someone waits on the match: its actions are notified (app/live/watches.py)."""
+    from app.live import watches
 
     with app.app_context():
         watches.watch([match_id], watches.SECONDS)
@@ -154,7 +154,7 @@ class Listener:
     def __init__(self, database_url: str) -> None:
         import psycopg2
 
-        from app.waiting import CHANNEL, libpq_dsn
+        from app.db.channels import CHANNEL, libpq_dsn
 
         self.conn = psycopg2.connect(libpq_dsn(database_url))
         self.conn.autocommit = True
@@ -180,13 +180,13 @@ def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
     stored and notified."""
     from sqlalchemy import text
 
-    from app.extensions import db
-    from app.written import written
+    from app.db.extensions import db
+    from app.live.recent import recent
     from tests.support.api import D2_SETUP, messages, next_move, replayed_and_stored
 
     match_id, seated = full_match(client, players=2, **D2_SETUP)
     mover, action = next_move(client, match_id, seated)
-    kept = written.newest(match_id)
+    kept = recent.newest(match_id)
     assert kept is not None
     # another process's change: a new version of the same state (the action stays legal)
     with app.app_context():
@@ -288,9 +288,9 @@ def test_a_refused_action_leaves_no_transaction_open(client: Any, app: Any) -> N
 
 def test_an_action_is_notified_only_while_its_match_is_watched(
         client: Any, app: Any, database_url: str) -> None:
-    """app/watches.py: an action on a match nobody waits on wakes no process; one on a
+    """app/live/watches.py: an action on a match nobody waits on wakes no process; one on a
     watched match does, either way it is written; a join is always notified."""
-    from app.written import written
+    from app.live.recent import recent
     from tests.support.api import D2_SETUP, act_ok, join, next_move
 
     ana, bob = register(client, "ana"), register(client, "bob")
@@ -300,12 +300,12 @@ def test_an_action_is_notified_only_while_its_match_is_watched(
     assert [p.split(":")[:2] for p in listener.heard()] == [[m["id"], "1"], [m["id"], "2"]]
     seated = [ana, bob]
     act_ok(client, m["id"], *next_move(client, m["id"], seated))  # (kept: one message)
-    written.clear()
+    recent.clear()
     act_ok(client, m["id"], *next_move(client, m["id"], seated))  # (the locked way)
     assert listener.heard() == []
     watch(app, m["id"])
     one = act_ok(client, m["id"], *next_move(client, m["id"], seated))["version"]
-    written.clear()
+    recent.clear()
     two = act_ok(client, m["id"], *next_move(client, m["id"], seated))["version"]
     assert [p.split(":")[:2] for p in listener.heard()] == [[m["id"], str(one)],
                                                           [m["id"], str(two)]]

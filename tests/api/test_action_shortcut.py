@@ -1,4 +1,4 @@
-"""A plain action is played before Flask routes it (app/action_shortcut.py), and answered
+"""A plain action is played before Flask routes it (app/http/front/action.py), and answered
 exactly as Flask's path answers it: the same status, headers and body, refusals included;
 whatever is not plainly an action goes to Flask unchanged."""
 from __future__ import annotations
@@ -112,7 +112,7 @@ def test_refusals_and_replays_are_answered_as_flask_answers_them(client: Any,
     other = create(client, stranger, players=2)
     get_view(client, other["id"], stranger)  # (its token known too)
     assert app.extensions["truco_hub"].known.player(
-        __import__("app.auth").auth.hash_token(stranger.token)) == stranger.id
+        __import__("app.infra.tokens").infra.tokens.hash_token(stranger.token)) == stranger.id
     mover, action = next_move(client, match_id, seated)
     done = post(client, match_id, mover, action, **{"Idempotency-Key": "once"})
     assert done.status_code == 200
@@ -178,7 +178,7 @@ def test_what_is_not_plainly_an_action_goes_to_flask(client: Any, app: Any) -> N
 
 
 def test_only_plain_bodies_are_taken() -> None:
-    from app.action_shortcut import plain_action
+    from engine.actions import well_typed as plain_action
 
     assert plain_action({"type": "play", "card": "7c"})
     assert plain_action({"type": "play", "slot": 0, "face_down": True})
@@ -212,8 +212,8 @@ def test_a_failed_write_commits_nothing_and_is_answered_as_flask_does(
     """The write and the COMMIT travel in one message: when the write fails, PostgreSQL runs
     no COMMIT, the transaction is rolled back, nothing is stored, and the answer is the
     same 500 problem Flask's path gives."""
-    from app import action_path
-    from app.prepared import Statement
+    from app.db import hot_sql
+    from app.db.prepared import Statement
 
     (match_id, _), seated = twin_matches(client, app)
     before = get_view(client, match_id, seated[0])["version"]
@@ -221,8 +221,8 @@ def test_a_failed_write_commits_nothing_and_is_answered_as_flask_does(
     broken = Statement("truco_test_broken_write",
                        "SELECT 1 / 0 FROM matches WHERE id = %(match_id)s", {"match_id": "text"})
     with monkeypatch.context() as patched:
-        patched.setattr(action_path, "_WRITE", broken)
-        patched.setattr(action_path, "_WRITE_IF_CURRENT", broken)  # (the match is kept)
+        patched.setattr(hot_sql, "_WRITE", broken)
+        patched.setattr(hot_sql, "_WRITE_IF_CURRENT", broken)  # (the match is kept)
         with flask_dispatches(app, allowed=False):
             short = post(client, match_id, mover, action)
         flask = post(client, match_id, mover, action, **FLASK)

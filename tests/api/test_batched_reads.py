@@ -1,4 +1,4 @@
-"""app/batched_reads.py: the version reads of concurrent view requests share one query, and
+"""app/live/batched_reads.py: the version reads of concurrent view requests share one query, and
 none of them is answered by a query that started before it asked."""
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from typing import Any
 import psycopg2
 import pytest
 
-from app import prepared
-from app.auth import hash_token
-from app.batched_reads import BatchedReads, ReadFailed
-from app.conditional import Current
-from app.known import Known
-from app.prepared import Statement
-from app.waiting import libpq_dsn
+from app.db import prepared
+from app.infra.tokens import hash_token
+from app.live.batched_reads import BatchedReads, ReadFailed
+from app.live.current import Current
+from app.live.known import Known
+from app.db.prepared import Statement
+from app.db.channels import libpq_dsn
 from tests.support.api import D2_SETUP, act_ok, full_match, get_view, next_move, register
 
 
@@ -118,7 +118,7 @@ def test_reads_asked_while_a_query_runs_share_the_next_one(client: Any,
     assert answers[3] == answers[4] == Current(second, versions[second], None, None)
     assert answers[5] == Current(first, versions[first], None, others[0].id)  # not seated
     assert answers[6] is None  # no such match
-    # what was read is learned, and trusted once the match is watched (app/watches.py)
+    # what was read is learned, and trusted once the match is watched (app/live/watches.py)
     assert known.version(first) is None and known.seat(first, seated[1].id, versions[first])
     with database.cursor() as cursor:
         cursor.execute("INSERT INTO match_watches VALUES (%s, now() + interval '1 minute')",

@@ -1,6 +1,6 @@
 """Bots under abuse: one player cannot keep more built-in bots busy than the caps allow,
 and the worker shares its time between the players whose bots are due, so many matches of
-one player never hold back another player's bot (app/bot_quota.py, app/bot_shares.py)."""
+one player never hold back another player's bot (app/play/bot_quota.py, app/play/bot_shares.py)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -19,9 +19,9 @@ def bot_leads(client: Any, player: Any, level: str = "random", **body: Any) -> d
 
 
 def run_steps(app: Any, steps: int, shares: Any = None) -> int:
-    from app.bot_shares import Shares
-    from app.extensions import db
-    from app.worker import run_due
+    from app.play.bot_shares import Shares
+    from app.db.extensions import db
+    from app.play.background import run_due
 
     with app.app_context():
         try:
@@ -48,7 +48,7 @@ def test_a_player_with_many_matches_due_does_not_hold_back_anothers_bot(
 
 
 def test_an_owners_clock_moves_on_by_what_their_steps_cost() -> None:
-    from app.bot_shares import Shares
+    from app.play.bot_shares import Shares
 
     shares, t0 = Shares(), datetime(2026, 12, 1, tzinfo=timezone.utc)
     shares.charge("a", t0, timedelta(seconds=0.25))

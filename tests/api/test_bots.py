@@ -118,8 +118,8 @@ def test_bots_fill_a_four_player_match_and_each_move_is_a_step(client: Any, app:
 def test_two_workers_never_move_the_same_bot_twice(client: Any, app: Any) -> None:
     """Workers racing on the same due matches: every step is applied once (the row lock and
     SKIP LOCKED), so the stored state is always the replay of the recorded actions."""
-    from app import match_store
-    from app.extensions import db
+    from app.play import store as match_store
+    from app.db.extensions import db
 
     ana = register(client, "ana")
     ids = [create(client, ana, bots=[{"seat": 1, "level": "random"}],
@@ -150,7 +150,7 @@ def test_two_workers_never_move_the_same_bot_twice(client: Any, app: Any) -> Non
 @pytest.fixture()
 def live_worker(app: Any) -> Iterator[None]:
     """A worker loop in a thread of this process, as `python -m app.worker` runs it."""
-    from app.worker import Worker
+    from app.play.background import Worker
 
     worker = Worker(app, poll_seconds=0.2)
     thread = threading.Thread(target=worker.run, daemon=True)
@@ -230,8 +230,8 @@ def test_a_step_held_by_a_dead_worker_is_done_by_another(client: Any, app: Any,
     with app.app_context():  # ... and the worker knows to look again soon
         from datetime import datetime, timezone
 
-        from app.extensions import db
-        from app.worker import due_but_held
+        from app.db.extensions import db
+        from app.play.background import due_but_held
 
         assert due_but_held(datetime.now(timezone.utc))
         db.session.remove()

@@ -1,5 +1,5 @@
 """Creating and joining a match take two messages each, as an action does
-(app/action_path.py: creation_load, create_and_commit, lock_and_load, seat_and_commit), and
+(app/db/hot_sql.py: creation_load, create_and_commit, lock_and_load, seat_and_commit), and
 answer exactly what every later view shows: the answer is made before the commit, from the
 match the verb holds, never read back."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from tests.support.api import D2_SETUP, NOTIFIED, create, join, listening, messa
 
 def test_a_creation_and_a_join_are_two_messages_each(client: Any, app: Any) -> None:
     """Nothing but the verb's two messages: the caller's token is one this process knows
-    (app/known.py: learned by the warm-up's first request), the caller's own row is read
+    (app/live/known.py: learned by the warm-up's first request), the caller's own row is read
     with the rest, nothing goes through the session, and every connection goes back to the
     pool with no transaction open."""
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
@@ -108,25 +108,25 @@ def test_accepting_an_invitation_answers_as_later_views_show_it(client: Any, app
 
 
 def test_the_matches_kept_for_later_views_hold_nothing_of_a_session(client: Any) -> None:
-    """A creation and a join keep the match they wrote for the next views (app/written.py);
+    """A creation and a join keep the match they wrote for the next views (app/live/recent.py);
     its players are copies, not the caller's row of the request's ORM session (which ends
     with the request, and whose objects a commit elsewhere could expire)."""
     from sqlalchemy.orm import object_session
     from sqlalchemy.orm.exc import UnmappedInstanceError
 
-    from app.written import written
+    from app.live.recent import recent
 
     def in_a_session(player: Any) -> bool:
         try:
             return object_session(player) is not None or player._sa_instance_state.key
-        except UnmappedInstanceError:  # (a plain copy: app/action_path.py, _row)
+        except UnmappedInstanceError:  # (a plain copy: app/db/hot_sql.py, _row)
             return False
 
     ana, bob = register(client, "ana"), register(client, "bob")
     m = create(client, ana, players=2, visibility="private")
     r = join(client, m["id"], bob, invite_code=m["invite_code"])
     for body in (m, r.json):
-        kept = written.get(body["id"], body["version"])
+        kept = recent.get(body["id"], body["version"])
         assert kept is not None
         players = [s.player for s in kept.seats if s.player is not None]
         assert {p.id for p in players} == {s["player"]["id"] for s in body["seats"]

@@ -225,7 +225,7 @@ def test_a_match_stored_under_the_seed_scheme_deals_from_its_seed_as_before(
     """A row as stored before truco-commit-v1: no fairness in its config, its state dealt
     from the seed with no scheme recorded. It shows no fairness, deals its next hand from its
     seed and replays to its stored state."""
-    from app.match_store import get_match, replay
+    from app.play.store import get_match, replay
 
     match_id, (ana, bob) = full_match(client, players=2)
     seed = db_scalar(app, "SELECT seed FROM matches WHERE id = :m", m=match_id)

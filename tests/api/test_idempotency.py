@@ -190,7 +190,7 @@ def test_a_record_kept_as_jsonb_before_still_replays(client: Any, app: Any) -> N
     a repeat still gets that body, as the API encodes JSON."""
     from sqlalchemy import text
 
-    from app.extensions import db
+    from app.db.extensions import db
 
     match_id, seated = full_match(client, players=4, **SETUP)
     first = act(client, match_id, seated[0], PLAY_5C, headers=_key("old"))

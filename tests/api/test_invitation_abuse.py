@@ -1,6 +1,6 @@
 """Invitations under abuse: bounded per invitee and per inviter, expiring (and saying when),
 listed after real turns and counted apart from them, and declined all at once
-(app/invitation_rules.py, app/inbox.py, app/invitations.py)."""
+(app/play/invitation_rules.py, app/play/inbox.py, app/play/invitations.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -59,8 +59,8 @@ def test_real_turns_come_before_any_number_of_invitations(client: Any, app: Any)
 
 def test_an_invitation_says_when_it_expires_and_then_is_declined(client: Any,
                                                                   app: Any) -> None:
-    from app.extensions import db
-    from app.invitations import expire_due
+    from app.db.extensions import db
+    from app.play.invitations import expire_due
 
     ana, bot = register(client, "ana"), register(client, "robo")
     match_id = invite(client, ana, bot).json["id"]

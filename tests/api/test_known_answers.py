@@ -1,4 +1,4 @@
-"""Conditional GETs and views answered from what the process knows (app/known.py): no query
+"""Conditional GETs and views answered from what the process knows (app/live/known.py): no query
 when nothing changed, never a 304 for a version the process has not seen, a change made by
 another process (or while the listener was down) always seen, a replaced token refused."""
 from __future__ import annotations
@@ -20,16 +20,16 @@ def view(client: Any, match_id: str, player: Any, tag: str | None = None) -> Any
 
 
 def watch(app: Any, match_id: str) -> None:
-    """Someone waits on the match (app/watches.py): its actions are notified, and what a
+    """Someone waits on the match (app/live/watches.py): its actions are notified, and what a
     process hears of it after a read can be trusted."""
-    from app import watches
+    from app.live import watches
 
     with app.app_context():
         watches.watch([match_id], watches.SECONDS)
 
 
 def watched_match(client: Any, app: Any) -> tuple[str, list[Any], str]:
-    """A started 2-player match, watched (app/watches.py), whose first seat's view this
+    """A started 2-player match, watched (app/live/watches.py), whose first seat's view this
     process has read (and so knows its token, seat and version, the listener being up):
     (match id, players, seat 0's tag)."""
     match_id, seated = full_match(client, players=2, **D2_SETUP)
@@ -64,7 +64,7 @@ def test_unchanged_polls_send_no_query_and_views_one(client: Any, app: Any) -> N
     view(client, match_id, ana)
     listening(app)
     tag = view(client, match_id, ana).headers["ETag"]
-    # the first poll of a match nobody watches watches it (app/watches.py), then reads
+    # the first poll of a match nobody watches watches it (app/live/watches.py), then reads
     with counted(app) as statements:
         assert view(client, match_id, ana, tag).status_code == 304
     assert statements == ["EXECUTE truco_watch", "EXECUTE truco_view_current"]
@@ -134,8 +134,8 @@ def test_a_change_of_another_process_is_never_answered_304(client: Any, app: Any
 
 def test_a_change_while_the_listener_is_down_is_read_from_the_database(
         client: Any, app: Any, other_app: Any) -> None:
-    from app.extensions import db
-    from app.waiting import LISTENER_APPLICATION_NAME
+    from app.db.extensions import db
+    from app.live.hub import LISTENER_APPLICATION_NAME
 
     match_id, seated = full_match(client, players=2, **D2_SETUP)
     ana = seated[0]
@@ -225,7 +225,7 @@ def test_woken_long_polls_share_one_read(client: Any, app: Any,
     from one shared rendering: no read of the version per waiter."""
     import threading
 
-    from app import conditional
+    from app.play import conditional
 
     match_id, seated, tag = watched_match(client, app)
     ana = seated[0]
@@ -362,7 +362,7 @@ def test_the_long_poll_cap_holds_before_flask(client: Any, app: Any) -> None:
 
 
 def test_only_a_plain_wait_query_is_taken_before_flask() -> None:
-    from app.view_shortcut import wait_seconds
+    from app.http.front.view import wait_seconds
 
     assert wait_seconds("") == 0
     assert wait_seconds("wait=0") == 0 and wait_seconds("wait=60") == 60
@@ -374,13 +374,13 @@ def test_a_render_the_shortcut_cannot_make_goes_to_flask(
         client: Any, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     import psycopg2
 
-    from app import view_shortcut
+    from app.http.front import view as view_shortcut
 
     match_id, seated, tag = watched_match(client, app)
     mover, action = next_move(client, match_id, seated)
     act_ok(client, match_id, mover, action)  # a version nobody has rendered for seat 0 yet
 
-    def broken(match_id: str, fairy: Any = None) -> Any:
+    def broken(match_id: str, conn: Any = None) -> Any:
         raise psycopg2.OperationalError("the database went away")
 
     monkeypatch.setattr(view_shortcut, "read_match", broken)

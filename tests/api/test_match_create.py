@@ -276,8 +276,8 @@ def test_server_seeds_are_secret_and_unpredictable(client: Any, app: Any) -> Non
     a player or a spectator receives."""
     from sqlalchemy import select
 
-    from app.extensions import db
-    from app.models import Match
+    from app.db.extensions import db
+    from app.db.models import Match
 
     ana, bob = register(client, "ana"), register(client, "bob")
     ids = [create(client, ana, bots=[{"seat": 1, "level": "random"}])["id"] for _ in range(40)]
@@ -300,7 +300,7 @@ def test_server_seeds_are_secret_and_unpredictable(client: Any, app: Any) -> Non
 def production_client(database_url: str) -> Iterator[Any]:
     """An app that does not allow fixed deals (production's default)."""
     from app import create_app
-    from app.extensions import db
+    from app.db.extensions import db
 
     application = create_app({"TESTING": True, "TRUCO_ENV": "testing",
                               "SQLALCHEMY_DATABASE_URI": database_url,

@@ -12,7 +12,7 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, text
 
 from app import create_app
-from app.extensions import db
+from app.db.extensions import db
 
 TABLES = {"players", "matches", "seats", "events", "actions", "idempotency_records",
           "rate_windows", "webhook_endpoints", "webhook_deliveries", "match_watches",

@@ -139,7 +139,7 @@ def test_most_urgent_first_and_the_awaiting_count(client: Any, app: Any) -> None
     turns, `invitations` the invitations, whatever the page."""
     from sqlalchemy import text
 
-    from app.extensions import db
+    from app.db.extensions import db
 
     ana, bob, eve = register(client, "ana"), register(client, "bob"), register(client, "eve")
     quiet = create(client, ana, players=4)["id"]                       # waiting, not for ana

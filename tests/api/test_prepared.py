@@ -1,4 +1,4 @@
-"""app.prepared: statements planned once per connection, by PREPARE / EXECUTE."""
+"""app.db.prepared: statements planned once per connection, by PREPARE / EXECUTE."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,14 +6,14 @@ from typing import Any
 import psycopg2
 import pytest
 
-from app.prepared import Statement, run
+from app.db.prepared import Statement, run
 
 TWICE = Statement("test_twice", "SELECT %(n)s * 2, %(label)s || '!', %(n)s + 1",
                   {"n": "int", "label": "text"})
 
 
 class Fairy:
-    """What app.prepared uses of SQLAlchemy's pooled connection: `info` and `cursor()`."""
+    """What app.db.prepared uses of SQLAlchemy's pooled connection: `info` and `cursor()`."""
 
     def __init__(self, dsn: str) -> None:
         self.connection = psycopg2.connect(dsn)
@@ -30,17 +30,17 @@ class Fairy:
 
 @pytest.fixture()
 def dsn(database_url: str) -> str:
-    from app.waiting import libpq_dsn
+    from app.db.channels import libpq_dsn
 
     return libpq_dsn(database_url)
 
 
 def test_a_statement_is_prepared_once_per_connection_and_outlives_rollbacks(dsn: str) -> None:
-    fairy = Fairy(dsn)
+    conn = Fairy(dsn)
     try:
-        assert run(fairy, [TWICE], {"n": 20, "label": "a"}).fetchone() == (40, "a!", 21)
-        assert fairy.prepared() == {"test_twice"}
-        fairy.connection.rollback()  # a rollback keeps prepared statements
+        assert run(conn, [TWICE], {"n": 20, "label": "a"}).fetchone() == (40, "a!", 21)
+        assert conn.prepared() == {"test_twice"}
+        conn.connection.rollback()  # a rollback keeps prepared statements
         sent: list[str] = []
 
         class Spy(psycopg2.extensions.cursor):
@@ -48,30 +48,30 @@ def test_a_statement_is_prepared_once_per_connection_and_outlives_rollbacks(dsn:
                 sent.append(sql)
                 super().execute(sql, params)
 
-        fairy.cursor = lambda: fairy.connection.cursor(cursor_factory=Spy)  # type: ignore
-        assert run(fairy, [TWICE], {"n": 1, "label": "b"}).fetchone() == (2, "b!", 2)
+        conn.cursor = lambda: conn.connection.cursor(cursor_factory=Spy)  # type: ignore
+        assert run(conn, [TWICE], {"n": 1, "label": "b"}).fetchone() == (2, "b!", 2)
         assert sent == ["EXECUTE test_twice(%(n)s, %(label)s)"]
-        fairy.connection.rollback()
+        conn.connection.rollback()
         # another connection (or one whose info was lost) finds what it has prepared
         other = Fairy(dsn)
         assert run(other, [TWICE], {"n": 3, "label": "c"}).fetchone() == (6, "c!", 4)
-        fairy.info.clear()
-        assert run(fairy, [TWICE], {"n": 4, "label": "d"}).fetchone() == (8, "d!", 5)
+        conn.info.clear()
+        assert run(conn, [TWICE], {"n": 4, "label": "d"}).fetchone() == (8, "d!", 5)
         other.connection.close()
     finally:
-        fairy.connection.close()
+        conn.connection.close()
 
 
 def test_a_failed_execute_reads_the_prepared_statements_again(dsn: str) -> None:
-    fairy = Fairy(dsn)
+    conn = Fairy(dsn)
     try:
         with pytest.raises(psycopg2.Error):
-            run(fairy, [TWICE], {"n": "not a number", "label": "x"})
-        fairy.connection.rollback()
-        assert "truco_prepared" not in fairy.info
-        assert run(fairy, [TWICE], {"n": 5, "label": "y"}).fetchone() == (10, "y!", 6)
+            run(conn, [TWICE], {"n": "not a number", "label": "x"})
+        conn.connection.rollback()
+        assert "truco_prepared" not in conn.info
+        assert run(conn, [TWICE], {"n": 5, "label": "y"}).fetchone() == (10, "y!", 6)
     finally:
-        fairy.connection.close()
+        conn.connection.close()
 
 
 def test_what_runs_after_the_commit_is_a_transaction_of_its_own(dsn: str) -> None:
@@ -82,26 +82,26 @@ def test_what_runs_after_the_commit_is_a_transaction_of_its_own(dsn: str) -> Non
                      "current_setting('synchronous_commit'))", {"n": "int"})
     later = Statement("test_later", "INSERT INTO test_after VALUES (%(n)s + 100, "
                       "txid_current(), current_setting('synchronous_commit'))", {"n": "int"})
-    fairy = Fairy(dsn)
-    fairy.connection.autocommit = True
+    conn = Fairy(dsn)
+    conn.connection.autocommit = True
     try:
-        with fairy.connection.cursor() as cur:
+        with conn.connection.cursor() as cur:
             cur.execute("CREATE TEMPORARY TABLE test_after (n int PRIMARY KEY, tx bigint, "
                         "sync text)")
-        def rollback() -> None:  # (as app/action_path.py's own_connection does)
-            with fairy.connection.cursor() as cur:
+        def rollback() -> None:  # (as app/db/hot_sql.py's own_connection does)
+            with conn.connection.cursor() as cur:
                 cur.execute("ROLLBACK")
 
-        run(fairy, [note], {"n": 1}, begin=True, commit=True, after_commit=[later]).close()
+        run(conn, [note], {"n": 1}, begin=True, commit=True, after_commit=[later]).close()
         # the statement before the commit fails: nothing after it runs
         with pytest.raises(psycopg2.errors.UniqueViolation):
-            run(fairy, [note], {"n": 1}, begin=True, commit=True, after_commit=[later])
+            run(conn, [note], {"n": 1}, begin=True, commit=True, after_commit=[later])
         rollback()
         # the statement after the commit fails: what was committed stays
         with pytest.raises(psycopg2.errors.UniqueViolation):
-            run(fairy, [note], {"n": 2}, begin=True, commit=True, after_commit=[note])
+            run(conn, [note], {"n": 2}, begin=True, commit=True, after_commit=[note])
         rollback()
-        with fairy.connection.cursor() as cur:
+        with conn.connection.cursor() as cur:
             cur.execute("SELECT n, tx, sync FROM test_after ORDER BY n")
             rows = cur.fetchall()
             cur.execute("SHOW synchronous_commit")
@@ -109,7 +109,7 @@ def test_what_runs_after_the_commit_is_a_transaction_of_its_own(dsn: str) -> Non
         assert [(n, sync) for n, _, sync in rows] == [(1, "on"), (2, "on"), (101, "off")]
         assert rows[2][1] != rows[0][1]  # (another transaction)
     finally:
-        fairy.connection.close()
+        conn.connection.close()
 
 
 def test_every_parameter_has_a_declared_type() -> None:
@@ -152,26 +152,28 @@ def _scans(plan: dict[str, Any]) -> list[tuple[str, str]]:
 
 def test_the_hot_statements_are_planned_once_with_index_lookups(dsn: str) -> None:
     """The app's connections use each prepared statement's generic plan
-    (`plan_cache_mode`, app/config.py), so every statement must have a good one: with
+    (`plan_cache_mode`, app/infra/config.py), so every statement must have a good one: with
     thousands of players, matches, seats and endpoints (in a transaction rolled back), no
     statement of the hot paths scans a whole table."""
-    from app import action_path, conditional, watches
-    from app.config import connect_args, database_limits
+    from app.db import hot_sql
+    from app.play import conditional
+    from app.live import watches
+    from app.infra.config import connect_args, database_limits
 
     statements = {
         conditional.READ_CURRENT: {"match_ids": ["m_bulk7", "m_bulk8"],
                                    "token_hashes": [None, "x" * 64]},
-        action_path._READ: {"match_id": "m_bulk7"},
-        action_path._LOCK: {"match_id": "m_bulk7"},
-        action_path._LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": "k"},
-        action_path._LOCK_PLAYER: {"player_id": "p_bulk8"},
-        action_path._CREATION_LOAD: {"player_id": "p_bulk8", "invited": ["p_bulk9"]},
-        action_path._WRITE: {"w": '{"match_id": "m_bulk7", "seat": 0}', "answer": None},
-        action_path._WRITE_IF_CURRENT: {"w": '{"match_id": "m_bulk7", "seat": 0, "version": 2}',
+        hot_sql._READ: {"match_id": "m_bulk7"},
+        hot_sql._LOCK: {"match_id": "m_bulk7"},
+        hot_sql._LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": "k"},
+        hot_sql._LOCK_PLAYER: {"player_id": "p_bulk8"},
+        hot_sql._CREATION_LOAD: {"player_id": "p_bulk8", "invited": ["p_bulk9"]},
+        hot_sql._WRITE: {"w": '{"match_id": "m_bulk7", "seat": 0}', "answer": None},
+        hot_sql._WRITE_IF_CURRENT: {"w": '{"match_id": "m_bulk7", "seat": 0, "version": 2}',
                                         "answer": None},
-        action_path._JOIN_LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": None},
-        action_path._JOIN_WRITE: {"w": '{"match_id": "m_bulk7"}'},
-        action_path._NOTIFY: {"notifications": '[{"channel": "truco", "payload": "x", '
+        hot_sql._JOIN_LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": None},
+        hot_sql._JOIN_WRITE: {"w": '{"match_id": "m_bulk7"}'},
+        hot_sql._NOTIFY: {"notifications": '[{"channel": "truco", "payload": "x", '
                                                '"gated": true}]', "watched": "m_bulk7"},
         watches.WATCH: {"match_ids": ["m_bulk7", "m_bulk8"], "seconds": 60.0},
     }

@@ -108,7 +108,7 @@ def test_a_rematch_made_by_a_request_that_died_before_naming_it_is_found_again(
         client: Any, app: Any) -> None:
     from sqlalchemy import text
 
-    from app.extensions import db
+    from app.db.extensions import db
 
     old_id, (ana, bia) = finished_match(client, 2)
     made = rematch(client, old_id, ana).json["id"]

@@ -34,8 +34,8 @@ def _record(client: Any, match_id: str, viewers: list[Any], into: list[Record]) 
 
 def _one_bot_move(app: Any) -> int:
     """One step of background work that is due: a bot's move or a passed deadline."""
-    from app.extensions import db
-    from app.worker import run_due
+    from app.db.extensions import db
+    from app.play.background import run_due
 
     with app.app_context():
         try:

@@ -12,7 +12,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from app import create_app
-from app.logs import JsonLines
+from app.infra.logs import JsonLines
 from tests.support.api import create, register, run_worker
 from tests.support.database import libpq_url
 
@@ -76,8 +76,8 @@ def test_the_worker_line_names_the_request_that_made_the_work_due(
     steps = REGISTRY.get_sample_value("truco_worker_steps_total", {"step": "bot_moved"}) or 0
     app.config["ACCESS_LOG"] = True
     try:
-        from app.extensions import db
-        from app.worker import run_due
+        from app.db.extensions import db
+        from app.play.background import run_due
 
         with app.app_context(), caplog.at_level(logging.INFO, logger="app.worker"):
             assert run_due(causes={r.json["id"]: "made-it"}) == 1
@@ -94,7 +94,7 @@ def test_forked_processes_draw_request_ids_of_their_own() -> None:
     """gunicorn's workers are forks of one process: their ids must not collide."""
     import os
 
-    from app.request_log import new_request_id
+    from app.infra.request_ids import new_request_id
 
     mine = new_request_id()
     read, write = os.pipe()

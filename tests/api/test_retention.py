@@ -1,6 +1,6 @@
 """Tables that would only grow keep their rows for a stated time, pruned by the worker:
 idempotency records 24 h, finished webhook deliveries 7 days, match watches until they end
-(app/retention.py)."""
+(app/play/retention.py)."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -12,8 +12,8 @@ RAISE = {"type": "raise"}
 
 
 def prune(app: Any) -> dict[str, int]:
-    from app.extensions import db
-    from app.retention import prune as run
+    from app.db.extensions import db
+    from app.play.retention import prune as run
 
     with app.app_context():
         try:

@@ -1,6 +1,6 @@
 """Join, leave and resign by a caller with no business in the match are refused without
 waiting for the match's row lock, and seat changes are rate limited per player
-(app/seat_gate.py)."""
+(app/play/seat_gate.py)."""
 from __future__ import annotations
 
 import time

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from app import auth
-from app.security_headers import API_POLICY
+from app.http import auth
+from app.http.security_headers import API_POLICY
 
 pytestmark = pytest.mark.usefixtures("clean_db")
 

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _race(app: Any, calls: list[Any]) -> list[Any]:
     """Run every call at once, each in an app context of its own (its own session)."""
-    from app.extensions import db
+    from app.db.extensions import db
 
     barrier = threading.Barrier(len(calls))
     results: list[Any] = []
@@ -59,7 +59,7 @@ def _settled_counts(client: Any, player_id: str) -> tuple[int, int]:
 
 
 def test_settlers_racing_on_one_match_count_it_once(client: Any, app: Any) -> None:
-    from app.settle import settle, settle_due
+    from app.play.settle import settle, settle_due
 
     match_id, (ana, bia) = resigned_match(client, 2, loser_seat=1)
     results = _race(app, [lambda: settle(match_id)] * 4 + [settle_due] * 4)
@@ -71,7 +71,7 @@ def test_settlers_racing_on_one_match_count_it_once(client: Any, app: Any) -> No
 
 def test_settlers_of_matches_that_share_players_wait_for_each_other(client: Any,
                                                                      app: Any) -> None:
-    from app.settle import settle_due
+    from app.play.settle import settle_due
 
     ana = register(client, "ana")
     others = [register(client, f"p{i}") for i in range(6)]
@@ -100,7 +100,7 @@ def _waiting_backend(app: Any, seconds: float = 30.0) -> int:
 
 def test_a_worker_killed_while_settling_leaves_the_match_to_be_settled_once(
         client: Any, app: Any, database_url: str) -> None:
-    from app.waiting import libpq_dsn
+    from app.db.channels import libpq_dsn
 
     match_id, (ana, bia) = resigned_match(client, 2, loser_seat=1)
     blocker = psycopg2.connect(libpq_dsn(database_url))
@@ -136,7 +136,7 @@ def test_a_worker_killed_while_settling_leaves_the_match_to_be_settled_once(
 
 def test_a_match_that_cannot_be_settled_does_not_hold_up_the_others(client: Any,
                                                                      app: Any) -> None:
-    from app.extensions import db
+    from app.db.extensions import db
 
     bad, _ = resigned_match(client, 2, loser_seat=1)
     good, (ana, _) = resigned_match(client, 2, loser_seat=1)

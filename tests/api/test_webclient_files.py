@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-CLIENT = Path(__file__).resolve().parents[2] / "app" / "webclient"
+CLIENT = Path(__file__).resolve().parents[2] / "app" / "http" / "webclient"
 
 
 def test_the_page_runs_only_its_own_files(client: Any) -> None:

@@ -227,7 +227,7 @@ def test_a_redirect_is_not_followed(client: Any, app: Any, hook: Receiver) -> No
 
 def test_a_huge_answer_is_read_only_up_to_the_limit(client: Any, app: Any,
                                                     hook: Receiver) -> None:
-    from app.outbound import MAX_ANSWER_BYTES, TOTAL_TIMEOUT
+    from app.webhooks.outbound import MAX_ANSWER_BYTES, TOTAL_TIMEOUT
 
     hook.status, hook.endless = 200, True
     ana = register(client, "ana")
@@ -237,7 +237,7 @@ def test_a_huge_answer_is_read_only_up_to_the_limit(client: Any, app: Any,
     assert deliver(app) == 1
     assert time.monotonic() - began < TOTAL_TIMEOUT / 2  # it did not read on to the end
     assert deliveries(app)[0].status == "delivered"
-    from app.outbound import post
+    from app.webhooks.outbound import post
 
     reply = post(hook.url(), b"{}", {}, allow_http=True, allow_private=True)
     assert reply.status == 200 and len(reply.body) == MAX_ANSWER_BYTES
@@ -259,7 +259,7 @@ def test_loopback_is_refused_at_delivery_in_production(client: Any, app: Any,
 def test_a_slow_endpoint_times_out(client: Any, app: Any, monkeypatch: Any) -> None:
     import socket
 
-    from app import outbound
+    from app.webhooks import outbound
 
     monkeypatch.setattr(outbound, "TOTAL_TIMEOUT", 1.0)
     monkeypatch.setattr(outbound, "READ_TIMEOUT", 0.5)
@@ -280,7 +280,8 @@ def test_the_connection_goes_to_the_address_that_was_checked(
         app: Any, hook: Receiver, monkeypatch: Any) -> None:
     import socket
 
-    from app import outbound, webhook_urls
+    from app.webhooks import outbound
+    from app.webhooks import urls as webhook_urls
 
     lookups: list[str] = []
     real = socket.getaddrinfo
@@ -299,9 +300,9 @@ def test_the_connection_goes_to_the_address_that_was_checked(
 
 
 def test_enqueue_invited_and_deadline_soon(client: Any, app: Any, hook: Receiver) -> None:
-    from app.extensions import db
-    from app.match_store import lock_match
-    from app.webhook_events import enqueue_deadline_soon, enqueue_invited
+    from app.db.extensions import db
+    from app.play.store import lock_match
+    from app.webhooks.outbox import enqueue_deadline_soon, enqueue_invited
 
     m, (ana, bia) = full_match(client, 2, deals=[deal(D2)], options={"first_dealer": 1})
     carl = register(client, "carl")
@@ -328,7 +329,7 @@ def test_enqueue_invited_and_deadline_soon(client: Any, app: Any, hook: Receiver
 
 def test_the_worker_loop_delivers_on_its_own_thread(client: Any, app: Any,
                                                     hook: Receiver) -> None:
-    from app.worker import Worker
+    from app.play.background import Worker
 
     ana = register(client, "ana")
     add(client, ana, hook.url(), events=["your_turn", "match_finished"])
@@ -384,7 +385,7 @@ def test_deadline_soon_arrives_a_quarter_of_the_turn_before_the_deadline(
     """With a 10 s turn, the warning is sent 2.5 s before the deadline, by the worker loop
     and its delivery thread as `serve` runs them: the worker wakes for it, not at its next
     poll (30 s here, so that a late one is plain whatever the machine's load)."""
-    from app.worker import Worker
+    from app.play.background import Worker
 
     m, (ana, _) = full_match(client, 2, options={"first_dealer": 1}, turn_timeout=10)
     add(client, ana, hook.url("/ana"), events=["deadline_soon"])

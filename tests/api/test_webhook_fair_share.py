@@ -1,7 +1,7 @@
 """Webhooks under abuse: deliveries are sent concurrently, at most a few at once per
 endpoint and per owner, so one owner's silent endpoints never delay another's; they start
 when the change commits; an endpoint that keeps failing has its circuit opened
-(app/webhook_dispatch.py, app/webhook_breaker.py)."""
+(app/webhooks/dispatch.py, app/webhooks/breaker.py)."""
 from __future__ import annotations
 
 import secrets
@@ -35,7 +35,7 @@ def enqueue(app: Any, endpoint_id: str, count: int = 1) -> None:
 
 @contextmanager
 def dispatcher(app: Any) -> Iterator[None]:
-    from app.webhook_dispatch import start_thread
+    from app.webhooks.dispatch import start_thread
 
     stop = threading.Event()
     thread = start_thread(app, stop)
@@ -56,7 +56,8 @@ def wait_for(hook: Receiver, seconds: float) -> float | None:
 
 def test_silent_endpoints_of_one_owner_do_not_delay_anothers_deliveries(
         client: Any, app: Any, monkeypatch: Any) -> None:
-    from app import outbound, webhook_dispatch
+    from app.webhooks import outbound
+    from app.webhooks import dispatch as webhook_dispatch
 
     monkeypatch.setattr(outbound, "READ_TIMEOUT", 3.0)
     attacker, victim = register(client, "many"), register(client, "one")
@@ -73,7 +74,7 @@ def test_silent_endpoints_of_one_owner_do_not_delay_anothers_deliveries(
 
 def test_a_delivery_starts_when_its_change_commits(client: Any, app: Any,
                                                    monkeypatch: Any) -> None:
-    from app import webhook_dispatch
+    from app.webhooks import dispatch as webhook_dispatch
 
     monkeypatch.setattr(webhook_dispatch, "POLL_SECONDS", 30.0)  # only a notification wakes it
     ana, bot = register(client, "ana"), register(client, "robo", bot=True)
@@ -87,8 +88,8 @@ def test_a_delivery_starts_when_its_change_commits(client: Any, app: Any,
 
 
 def deliver(app: Any, now: datetime) -> int:
-    from app.extensions import db
-    from app.webhook_delivery import deliver_due
+    from app.db.extensions import db
+    from app.webhooks.delivery import deliver_due
 
     with app.app_context():
         try:
@@ -98,7 +99,7 @@ def deliver(app: Any, now: datetime) -> int:
 
 
 def test_an_endpoint_that_keeps_failing_has_its_circuit_opened(client: Any, app: Any) -> None:
-    from app.webhook_breaker import FIRST_OPEN, THRESHOLD
+    from app.webhooks.breaker import FIRST_OPEN, THRESHOLD
 
     ana = register(client, "ana")
     with receiver() as hook:
@@ -120,7 +121,7 @@ def test_an_endpoint_that_keeps_failing_has_its_circuit_opened(client: Any, app:
 
 
 def test_the_circuit_opens_for_longer_after_each_further_failure() -> None:
-    from app.webhook_breaker import MAX_OPEN, THRESHOLD, open_for
+    from app.webhooks.breaker import MAX_OPEN, THRESHOLD, open_for
 
     assert open_for(THRESHOLD - 1) is None
     assert open_for(THRESHOLD) == timedelta(minutes=1)
@@ -134,7 +135,8 @@ def test_an_attempt_has_one_deadline_whatever_the_addresses(monkeypatch: Any) ->
     import ipaddress
     import socket
 
-    from app import outbound, webhook_urls
+    from app.webhooks import outbound
+    from app.webhooks import urls as webhook_urls
 
     monkeypatch.setattr(outbound, "TOTAL_TIMEOUT", 1.0)
     full = socket.socket()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from app.webhook_models import WEBHOOK_EVENTS
+from app.db.webhook_models import WEBHOOK_EVENTS
 from tests.support.api import assert_problem, db_scalar, register
 
 URL = "http://127.0.0.1:9/hook"
@@ -138,7 +138,7 @@ def test_production_refuses_http_and_private_addresses(client: Any, app: Any, ur
 
 
 def test_production_settings_come_from_the_environment() -> None:
-    from app.config import load_config
+    from app.infra.config import load_config
 
     production = load_config({"TRUCO_ENV": "production"})
     assert not production["WEBHOOK_ALLOW_PRIVATE"] and not production["WEBHOOK_ALLOW_HTTP"]

@@ -2,7 +2,7 @@
 reached the database, 503 `service_unavailable` and nothing changed; a write whose commit
 cannot be confirmed, 503 `outcome_unknown`, and a retry with the same Idempotency-Key tells
 the truth (replayed when it was kept, applied once when not); a failure after a confirmed
-commit, the 200 of the action (app/write_outcome.py)."""
+commit, the 200 of the action (app/db/write_outcome.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,31 +17,31 @@ RAISE = {"type": "raise"}
 KEY = {"Idempotency-Key": "k-outcome"}
 
 
-def terminate(app: Any, fairy: Any) -> None:
-    """Stop the backend of `fairy` from another connection, as a database restart would."""
-    pid = fairy.dbapi_connection.get_backend_pid()
+def terminate(app: Any, conn: Any) -> None:
+    """Stop the backend of `conn` from another connection, as a database restart would."""
+    pid = conn.dbapi_connection.get_backend_pid()
     db_scalar(app, "SELECT pg_terminate_backend(:pid)", pid=pid)
     assert backend_gone(app, pid)
 
 
 def failing(app: Any, point: str) -> Callable[..., Any]:
     """`prepared.run` with the database failing at `point` of the action's transaction."""
-    from app import prepared
+    from app.db import prepared
 
     real = prepared.run
 
-    def run(fairy: Any, statements: list[Any], params: dict[str, Any], begin: bool = False,
+    def run(conn: Any, statements: list[Any], params: dict[str, Any], begin: bool = False,
             commit: bool = False, after_commit: list[Any] | None = None) -> Any:
         writing = commit
         if point == "before the lock" and begin and not commit:
-            terminate(app, fairy)
+            terminate(app, conn)
         if point == "before the write" and writing:
-            terminate(app, fairy)
+            terminate(app, conn)
         if point == "write refused" and writing:
             raise psycopg2.OperationalError("canceling statement due to statement timeout")
-        cursor = real(fairy, statements, params, begin, commit, after_commit)
+        cursor = real(conn, statements, params, begin, commit, after_commit)
         if point == "lost after the commit" and writing:
-            terminate(app, fairy)
+            terminate(app, conn)
             raise psycopg2.OperationalError("server closed the connection unexpectedly")
         if point == "refused after the commit" and writing:
             raise psycopg2.OperationalError("too many notifications in the NOTIFY queue")
@@ -57,11 +57,11 @@ def actions(app: Any, match_id: str) -> int:
 @pytest.mark.parametrize("point", ["before the lock", "write refused"])
 def test_a_failure_before_the_write_is_kept_says_nothing_changed(
         client: Any, app: Any, monkeypatch: Any, point: str) -> None:
-    from app import prepared
-    from app.written import written
+    from app.db import prepared
+    from app.live.recent import recent
 
     match_id, seated = full_match(client, players=2, options={"first_dealer": 1})
-    written.clear()  # the locked way: lock and read, then write
+    recent.clear()  # the locked way: lock and read, then write
     with monkeypatch.context() as patch:
         patch.setattr(prepared, "run", failing(app, point))
         r = act(client, match_id, seated[0], RAISE, headers=KEY)
@@ -80,12 +80,12 @@ def test_a_commit_nobody_can_confirm_is_outcome_unknown_and_the_retry_tells(
         locked: bool) -> None:
     """Either way of writing: in one message (the match as this process wrote it last) or
     after the lock and read (`locked`)."""
-    from app import prepared
-    from app.written import written
+    from app.db import prepared
+    from app.live.recent import recent
 
     match_id, seated = full_match(client, players=2, options={"first_dealer": 1})
     if locked:
-        written.clear()
+        recent.clear()
     with monkeypatch.context() as patch:
         patch.setattr(prepared, "run", failing(app, point))
         r = act(client, match_id, seated[0], RAISE, headers=KEY)
@@ -100,11 +100,11 @@ def test_a_commit_nobody_can_confirm_is_outcome_unknown_and_the_retry_tells(
 
 def test_a_failure_after_a_confirmed_commit_answers_the_action(
         client: Any, app: Any, monkeypatch: Any) -> None:
-    from app import prepared
-    from app.written import written
+    from app.db import prepared
+    from app.live.recent import recent
 
     match_id, seated = full_match(client, players=2, options={"first_dealer": 1})
-    written.clear()
+    recent.clear()
     with monkeypatch.context() as patch:
         patch.setattr(prepared, "run", failing(app, "refused after the commit"))
         r = act(client, match_id, seated[0], RAISE, headers=KEY)

@@ -1,5 +1,5 @@
 """A view of a version this process has just written renders from the match it wrote
-(app/written.py), without reading it back, and is byte for byte the view read from the
+(app/live/recent.py), without reading it back, and is byte for byte the view read from the
 database."""
 from __future__ import annotations
 
@@ -35,10 +35,10 @@ def test_a_view_of_a_version_written_here_is_not_read_back(client: Any, app: Any
 
 
 def test_only_the_version_written_is_taken(app: Any) -> None:
-    from app.models import Match
-    from app.written import Written
+    from app.db.models import Match
+    from app.live.recent import RecentMatches
 
-    kept = Written(size=2)
+    kept = RecentMatches(size=2)
     matches = [Match(id=f"m_{i}", version=v) for i, v in ((1, 3), (1, 4), (2, 1))]
     for match in matches:
         kept.keep(match)

@@ -28,7 +28,7 @@ import httpx
 import pytest
 import yaml
 
-from app.webhook_models import WEBHOOK_EVENTS
+from app.db.webhook_models import WEBHOOK_EVENTS
 from tests.support.servers import Server, start_testing_servers
 from tests.support.spec import operations
 from tests.support.webhook_receiver import receiver

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app import schemas
+from app.http import schemas
 from engine.actions import _FIELDS
 from tests.support.spec import event_types_written
 

@@ -1,6 +1,6 @@
 """One address cannot hold every connection of a worker: past
 TRUCO_MAX_CONNECTIONS_PER_CLIENT held at once, a new connection is answered 429
-`too_many_connections` and closed at once; a freed one makes room (app/gunicorn_worker.py)."""
+`too_many_connections` and closed at once; a freed one makes room (app/infra/gunicorn_worker.py)."""
 from __future__ import annotations
 
 import json

@@ -76,8 +76,8 @@ def _acknowledged(clients: list[SeatClient]) -> int:
 
 def _check_replay(app: Any, match_id: str) -> None:
     """The stored state equals the replay of the `actions` rows from the creation config."""
-    from app import match_store
-    from app.extensions import db
+    from app.play import store as match_store
+    from app.db.extensions import db
 
     with app.app_context():
         match = match_store.get_match(match_id)

@@ -79,7 +79,7 @@ def test_stopped_database_is_503_without_tracebacks(
         rounds += 1
     log = server.log_text()
     assert "Traceback" not in log, log
-    # (production: one JSON object per line, app/logs.py)
+    # (production: one JSON object per line, app/infra/logs.py)
     warnings = [line["message"].split(":")[0] for line in map(json.loads, re.findall(
         r"^\{.*\}$", log, flags=re.M)) if line["level"] == "warning"]
     kinds = set(warnings)

@@ -11,7 +11,7 @@ from typing import Any
 def test_a_worker_without_its_database_logs_lines_not_tracebacks(app: Any,
                                                                  caplog: Any) -> None:
     from app import create_app
-    from app.worker import Worker
+    from app.play.background import Worker
 
     away = create_app({**app.config,
                        "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg2://u@127.0.0.1:1/none"})

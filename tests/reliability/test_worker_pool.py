@@ -1,4 +1,4 @@
-"""`python -m app.worker` runs one worker loop per core it is given (app/worker_pool.py),
+"""`python -m app.worker` runs one worker loop per core it is given (app/worker.py),
 so that bots' decisions run side by side; SIGTERM stops them all."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from app.worker_pool import processes
+from app.worker import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -139,7 +139,7 @@ def get_events(client: Any, match_id: str, player: Player | None = None,
 def db_rows(app: Any, sql: str, **params: Any) -> list[Any]:
     from sqlalchemy import text
 
-    from app.extensions import db
+    from app.db.extensions import db
 
     with app.app_context():
         rows = db.session.execute(text(sql), params).all()
@@ -282,8 +282,8 @@ def assert_no_leak(app: Any, match_id: str, seat: int | None, payload: Any,
 def run_worker(app: Any, now: Any = None) -> int:
     """Do the background work that is due (bots' moves, passed deadlines), as a worker
     process would, at the time `now` (default: the real time); the number of steps done."""
-    from app.extensions import db
-    from app.worker import run_due
+    from app.db.extensions import db
+    from app.play.background import run_due
 
     with app.app_context():
         try:
@@ -294,8 +294,8 @@ def run_worker(app: Any, now: Any = None) -> int:
 
 def deliver(app: Any, now: Any = None) -> int:
     """Attempt the webhook deliveries that are due, as the worker's delivery thread does."""
-    from app.extensions import db
-    from app.webhook_delivery import deliver_due
+    from app.db.extensions import db
+    from app.webhooks.delivery import deliver_due
 
     with app.app_context():
         try:
@@ -306,7 +306,7 @@ def deliver(app: Any, now: Any = None) -> int:
 
 NOTIFIED = "; BEGIN; SET; EXECUTE truco_notify; COMMIT"
 """How :func:`messages` shows what follows a write's `COMMIT` in its message: the
-notifications, in a transaction of their own (app/action_path.py: `_NOTIFY`)."""
+notifications, in a transaction of their own (app/db/hot_sql.py: `_NOTIFY`)."""
 
 
 @contextmanager
@@ -318,7 +318,7 @@ def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
     from sqlalchemy import event
 
-    from app.extensions import db
+    from app.db.extensions import db
 
     sent: list[str] = []
     returned: list[int] = []
@@ -326,7 +326,7 @@ def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
     class Spy(psycopg2.extensions.cursor):
         def execute(self, sql: str, params: Any = None) -> None:  # type: ignore[override]
             if sql.startswith("SELECT name FROM pg_prepared_statements"):
-                super().execute(sql, params)  # (a connection's first use of app.prepared)
+                super().execute(sql, params)  # (a connection's first use of app.db.prepared)
                 return
             conn = self.connection
             implicit = not conn.autocommit and \
@@ -363,8 +363,8 @@ def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
 
 def settle_all(app: Any) -> int:
     """Settle every finished match not yet settled, as a worker process would; how many."""
-    from app.extensions import db
-    from app.settle import settle_due
+    from app.db.extensions import db
+    from app.play.settle import settle_due
 
     with app.app_context():
         try:
@@ -405,7 +405,7 @@ def db_execute(app: Any, sql: str, **params: Any) -> None:
     """Run one statement as a change of the test's own, committed (never a verb's way)."""
     from sqlalchemy import text
 
-    from app.extensions import db
+    from app.db.extensions import db
 
     with app.app_context():
         db.session.execute(text(sql), params)
@@ -428,11 +428,11 @@ D2_SETUP = {"options": {"first_dealer": 1}, "deals": [copy.deepcopy(D2)] * 4}
 @contextmanager
 def counted(app: Any) -> Iterator[list[str]]:
     """The SQL statements `app` sends inside the block: through SQLAlchemy, or prepared
-    (app/prepared.py, by name)."""
+    (app/db/prepared.py, by name)."""
     from sqlalchemy import event
 
-    from app import prepared
-    from app.extensions import db
+    from app.db import prepared
+    from app.db.extensions import db
 
     statements: list[str] = []
 
@@ -441,9 +441,9 @@ def counted(app: Any) -> Iterator[list[str]]:
 
     real_run = prepared.run
 
-    def run(fairy, batch, params, **options):  # noqa: ANN001, ANN003, ANN202
+    def run(conn, batch, params, **options):  # noqa: ANN001, ANN003, ANN202
         statements.extend(f"EXECUTE {s.name}" for s in batch)
-        return real_run(fairy, batch, params, **options)
+        return real_run(conn, batch, params, **options)
 
     with app.app_context():
         engine = db.engine
@@ -472,9 +472,9 @@ def next_move(client: Any, match_id: str, seated: list[Any]) -> tuple[Any, dict[
 
 def replayed_and_stored(app: Any, match_id: str) -> tuple[Any, Any]:
     """The state replayed from `match_id`'s recorded actions, and the stored one (as JSON)."""
-    from app import match_store as service
-    from app.extensions import db
-    from app.models import Match
+    from app.play import store as service
+    from app.db.extensions import db
+    from app.db.models import Match
 
     with app.app_context():
         match = db.session.get(Match, match_id)

@@ -111,9 +111,9 @@ def check_never_lost(app: Any, match_id: str, accepted: list[dict[str, Any]]) ->
     what replaying the table from the creation config gives."""
     from sqlalchemy import select
 
-    from app import match_store as service
-    from app.extensions import db
-    from app.models import ActionRecord
+    from app.play import store as service
+    from app.db.extensions import db
+    from app.db.models import ActionRecord
 
     with app.app_context():
         match = service.get_match(match_id)

@@ -69,7 +69,7 @@ def test_gunicorn_conf_uses_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PORT", "8123")
     monkeypatch.delenv("BIND_HOST", raising=False)
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert conf["worker_class"] == "app.gunicorn_worker.ProblemGeventWorker"
+    assert conf["worker_class"] == "app.infra.gunicorn_worker.ProblemGeventWorker"
     assert conf["worker_connections"] == 2000
     assert conf["workers"] == 3
     assert conf["bind"] == ["0.0.0.0:8123"]
@@ -77,7 +77,7 @@ def test_gunicorn_conf_uses_gevent(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_gunicorn_post_fork_patches_psycopg_only_under_gevent(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from app import dbwait
+    from app.infra import dbwait
     from gunicorn.workers.ggevent import GeventWorker
     from gunicorn.workers.sync import SyncWorker
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app import create_app
-from app.config import load_config
-from app.config import normalise_database_url
+from app.infra.config import load_config
+from app.infra.config import normalise_database_url
 
 PSYCOPG2 = "postgresql+psycopg2://u:p@h:5432/d"
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app import create_app
-from app.cors import ALLOWED_HEADERS, EXPOSED_HEADERS, parse_origins
+from app.http.cors import ALLOWED_HEADERS, EXPOSED_HEADERS, parse_origins
 
 UNUSED_DB = "postgresql+psycopg2://nobody@127.0.0.1:1/none"
 ALLOWED = "https://play.example"

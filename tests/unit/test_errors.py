@@ -11,8 +11,8 @@ from flask import request
 from flask_smorest import Blueprint, abort
 
 from app import create_app
-from app.errors import ApiError
-from app.extensions import api
+from app.infra.problems import ApiError
+from app.http.api_spec import api
 
 PROBLEM = "application/problem+json"
 NO_DB = "postgresql+psycopg2://nobody@127.0.0.1:1/none"

@@ -1,7 +1,7 @@
-"""app.known: what a process may answer without a query, and when it must forget it."""
+"""app.live.known: what a process may answer without a query, and when it must forget it."""
 from __future__ import annotations
 
-from app.known import FRESH_SECONDS, WATCH_MARGIN_SECONDS, Known
+from app.live.known import FRESH_SECONDS, WATCH_MARGIN_SECONDS, Known
 
 
 class Clock:
@@ -20,7 +20,7 @@ def live() -> tuple[Known, Clock]:
 
 
 def watched(known: Known, match_id: str, version: int = 1, seconds: float = 60.0) -> None:
-    """A read that found `match_id` watched for `seconds` more (app/watches.py)."""
+    """A read that found `match_id` watched for `seconds` more (app/live/watches.py)."""
     known.learn(known.generation, match_id, version, None, None, None, watched_seconds=seconds)
 
 
@@ -100,7 +100,7 @@ def test_a_seat_read_after_the_start_holds_at_later_versions() -> None:
 
 
 def test_only_a_watched_match_is_trusted_and_only_while_its_watch_lasts() -> None:
-    """Actions are notified only while their match is watched (app/watches.py): what was
+    """Actions are notified only while their match is watched (app/live/watches.py): what was
     heard or read of a match is trusted only after a read that found it watched, until the
     watch ends (less a margin)."""
     known, clock = live()

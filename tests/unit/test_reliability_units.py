@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.config import client_deadlines, connect_args, database_limits, load_config
-from app.logthrottle import Throttle
+from app.infra.config import client_deadlines, connect_args, database_limits, load_config
+from app.infra.logthrottle import Throttle
 
 
 def test_database_limits_default_to_a_few_seconds() -> None:
@@ -42,7 +42,7 @@ def test_poll_cap_is_off_under_testing_only() -> None:
 
 def test_throttle_reports_once_per_kind_and_interval(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [100.0]
-    monkeypatch.setattr("app.logthrottle.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("app.infra.logthrottle.time.monotonic", lambda: now[0])
     throttle = Throttle(interval=10)
     assert throttle.due("down") == 1
     assert [throttle.due("down") for _ in range(5)] == [0] * 5

@@ -1,11 +1,11 @@
-"""Which webhook URLs and addresses the server will call (app/webhook_urls.py)."""
+"""Which webhook URLs and addresses the server will call (app/webhooks/urls.py)."""
 from __future__ import annotations
 
 import ipaddress
 
 import pytest
 
-from app.webhook_urls import UnsafeUrl, check, parse, public
+from app.webhooks.urls import UnsafeUrl, check, parse, public
 
 
 @pytest.mark.parametrize("address", [
