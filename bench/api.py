@@ -9,7 +9,7 @@ The script starts everything it measures and stops it at the end (also on Ctrl-C
 
 - PostgreSQL: an embedded server (devtools.embedded_pg) in a temporary directory, or the server
   named by BENCH_DATABASE_URL (its role needs CREATEDB; the two databases made there are
-  dropped at the end). Our database is migrated to head, as tests/conftest.py does.
+  dropped at the end). Our database is migrated to head, as tests/support/database.py does.
 - Ours: ``gunicorn -c gunicorn.conf.py wsgi:app`` with TRUCO_ENV=testing (no rate limits),
   WEB_CONCURRENCY=2, bound to 127.0.0.1 on a free port.
 - The baseline: ``gunicorn -c gunicorn.conf.py bench._baseline_app:app``, the same config and
@@ -240,7 +240,7 @@ class Postgres:
 
 
 def migrate_to_head(database_url: str) -> None:
-    """Apply every migration (as tests/conftest.py does)."""
+    """Apply every migration (as tests/support/database.py does)."""
     from flask_migrate import upgrade
 
     from app import create_app

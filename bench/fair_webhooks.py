@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 
 from bench import api  # noqa: E402
 from bench._fair import Side, bench_run, last_line, pct, register  # noqa: E402
-from tests.api.webhook_receiver import black_hole  # noqa: E402
+from tests.support.webhook_receiver import black_hole
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

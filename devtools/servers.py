@@ -72,7 +72,8 @@ class Server:
     """One gunicorn master and its `workers` HTTP workers, and (with `worker=True`) one
     ``python -m app.worker`` beside it, on one database; stopped by :meth:`stop`.
 
-    `env` is laid over this process's environment; `app_spec` is the WSGI application
+    `env` is laid over this process's environment (its own ``GUNICORN_CMD_ARGS`` follow
+    the graceful timeout); `app_spec` is the WSGI application
     (``wsgi:app``, or a baseline's); `root` the code tree served; `log_path` where both
     processes write (a temporary file, removed by :meth:`stop`, when None).
     """
@@ -93,10 +94,11 @@ class Server:
             log_path = Path(path)
         self.log_path = log_path
         self._log = open(log_path, "ab")
+        # held long polls must not delay the teardown; `env`'s arguments come after (and win)
+        gunicorn_args = f"--graceful-timeout {graceful_timeout:g} " \
+                        f"{env.get('GUNICORN_CMD_ARGS', '')}".strip()
         full = {**os.environ, **env, "BIND_HOST": HOST, "PORT": str(self.port),
-                "WEB_CONCURRENCY": str(workers),
-                # held long polls must not delay the teardown
-                "GUNICORN_CMD_ARGS": f"--graceful-timeout {graceful_timeout:g}"}
+                "WEB_CONCURRENCY": str(workers), "GUNICORN_CMD_ARGS": gunicorn_args}
         full.pop("GUNICORN_ACCESS_LOG", None)
         self.env = full
         self.process = self.start_gunicorn()

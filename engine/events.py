@@ -2,7 +2,7 @@
 
 `apply`, `resign`, `forfeit` and `new_match` build exactly these; the app stores them and adds
 `seq`, `version` and `at`. A field that is NotRequired is absent from some form of the event
-(`redact_event`). tests/test_event_types.py holds each equal to its schema in the API spec.
+(`redact_event`). tests/contract/test_event_types.py holds each equal to its schema in the API spec.
 """
 # (no `from __future__ import annotations`: TypedDict must see NotRequired at run time)
 from typing import Any, Literal, NotRequired, TypedDict, Union

@@ -1,4 +1,5 @@
-"""Shared fixtures: a real PostgreSQL for the session, the app, a client, table cleanup.
+"""Shared fixtures: a real PostgreSQL for the session, the app, a client, table cleanup
+(tests/support/database.py provides the server and its databases).
 
 The database fixtures are lazy: only tests that ask for them (directly or through ``app``,
 ``client``, ``clean_db``) start PostgreSQL, so ``pytest tests/engine`` needs none.
@@ -14,33 +15,19 @@ The database fixtures are lazy: only tests that ask for them (directly or throug
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-# Imports of app and sqlalchemy stay inside the fixtures: engine tests load neither.
+from tests.support.database import Databases, migrate_to_head, server_url
 
 
 @pytest.fixture(scope="session")
 def pg_server_url() -> Iterator[str]:
     """URL of a PostgreSQL server the tests may create databases on."""
-    from devtools.embedded_pg import normalise_database_url, start_embedded, stop_embedded
-
-    given = os.environ.get("TEST_DATABASE_URL")
-    if given:
-        yield normalise_database_url(given)
-        return
-    tmp = Path(tempfile.mkdtemp(prefix="truco-pg-"))
-    datadir = tmp / "pgdata"
-    try:
-        yield start_embedded(datadir)
-    finally:
-        stop_embedded(datadir)
-        shutil.rmtree(tmp, ignore_errors=True)
+    with server_url() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -49,39 +36,9 @@ def make_database(pg_server_url: str) -> Iterator[Callable[[str], str]]:
 
     Every database made this way is dropped at the end of the session.
     """
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.pool import NullPool
-
-    admin = create_engine(pg_server_url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-    made: list[str] = []
-
-    def make(name: str) -> str:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        made.append(name)
-        url = make_url(pg_server_url).set(database=name)
-        return url.render_as_string(hide_password=False)
-
-    yield make
-    with admin.connect() as conn:
-        for name in made:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
-
-
-def migrate_to_head(database_url: str) -> None:
-    """Apply every migration to ``database_url``."""
-    from flask_migrate import upgrade
-
-    from app import create_app
-    from app.db.extensions import db
-
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
-    with app.app_context():
-        upgrade()
-        db.engine.dispose()
+    databases = Databases(pg_server_url)
+    yield databases.create
+    databases.drop_all()
 
 
 @pytest.fixture(scope="session")

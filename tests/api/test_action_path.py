@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.api.helpers import (NOTIFIED, create, full_match, play_out, random_step,
-                               register)
+from tests.support.api import NOTIFIED, create, full_match, play_out, random_step, register
 
 
 def _same_views(app: Any, match_id: str, players: int) -> None:
@@ -75,10 +74,9 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 
     from app.live.recent import recent
-    from tests.api.helpers import act_ok, get_view, messages
-    from tests.api.test_known_answers import SETUP, listening, next_move
+    from tests.support.api import D2_SETUP, act_ok, get_view, listening, messages, next_move
 
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     for player in seated:
         get_view(client, match_id, player)  # (the process learns the tokens)
     listening(app)
@@ -105,7 +103,7 @@ def test_an_action_is_two_messages_to_the_database(client: Any, app: Any,
 
 
 def _stored(app: Any, match_id: str) -> tuple[Any, ...]:
-    from tests.api.helpers import db_rows
+    from tests.support.api import db_rows
 
     (row,) = db_rows(app, "SELECT version, action_count, event_count, state::text AS state"
                           " FROM matches WHERE id = :m", m=match_id)
@@ -123,10 +121,9 @@ def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
     byte for byte (ETag included) the view another process reads afterwards, and the rows
     hold what the locked way stores: the state is the replay of the actions."""
     from app.live.recent import recent
-    from tests.api.test_known_answers import SETUP, next_move
-    from tests.api.test_events import _replayed
+    from tests.support.api import D2_SETUP, next_move, replayed_and_stored
 
-    match_id, seated = full_match(client, players=2, turn_timeout=3600, **SETUP)
+    match_id, seated = full_match(client, players=2, turn_timeout=3600, **D2_SETUP)
     elsewhere = other_app.test_client()
     for _ in range(6):
         mover, action = next_move(client, match_id, seated)
@@ -139,7 +136,7 @@ def test_an_action_on_the_match_this_process_wrote_answers_as_the_locked_way(
         assert there.headers["ETag"] == r.headers["ETag"]
     version, _, _, _ = _stored(app, match_id)
     assert version == r.json["version"]
-    replayed, stored = _replayed(app, match_id)
+    replayed, stored = replayed_and_stored(app, match_id)
     assert replayed == stored
 
 
@@ -185,11 +182,9 @@ def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
 
     from app.db.extensions import db
     from app.live.recent import recent
-    from tests.api.helpers import messages
-    from tests.api.test_events import _replayed
-    from tests.api.test_known_answers import SETUP, next_move
+    from tests.support.api import D2_SETUP, messages, next_move, replayed_and_stored
 
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     mover, action = next_move(client, match_id, seated)
     kept = recent.newest(match_id)
     assert kept is not None
@@ -214,7 +209,7 @@ def test_an_action_on_a_kept_match_that_moved_on_is_made_again_the_locked_way(
     after = _stored(app, match_id)
     assert r.json["version"] == after[0] == before[0] + 1 == kept.match.version + 2
     assert after[1] == before[1] + 1  # one action stored, not two
-    replayed, stored = _replayed(app, match_id)
+    replayed, stored = replayed_and_stored(app, match_id)
     assert replayed == stored
 
 
@@ -223,10 +218,9 @@ def test_a_used_idempotency_key_on_a_kept_match_is_answered_as_the_locked_way_an
     """The key's stored record stops the write without a read (the insert of the record
     fails): nothing is kept, and the locked way answers (a replay, or 422 for another
     body)."""
-    from tests.api.helpers import act_ok, messages
-    from tests.api.test_known_answers import SETUP, next_move
+    from tests.support.api import D2_SETUP, act_ok, messages, next_move
 
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     mover, action = next_move(client, match_id, seated)
     headers = {**mover.headers, "Idempotency-Key": "once"}
     first = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=headers)
@@ -254,10 +248,9 @@ def test_a_match_whose_player_has_a_webhook_endpoint_is_written_the_locked_way(
         client: Any, app: Any) -> None:
     """The write without a read enqueues no delivery: a match with an endpoint, or one that
     gained one after it was kept, goes the locked way and its deliveries are enqueued."""
-    from tests.api.helpers import db_scalar, messages
-    from tests.api.test_known_answers import SETUP, next_move
+    from tests.support.api import D2_SETUP, db_scalar, messages, next_move
 
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     r = client.post("/v1/me/webhooks", headers=seated[1].headers,
                     json={"url": "https://example.org/hook", "events": ["your_turn"]})
     assert r.status_code == 201, r.get_data(as_text=True)
@@ -274,10 +267,9 @@ def test_a_match_whose_player_has_a_webhook_endpoint_is_written_the_locked_way(
 def test_a_refused_action_leaves_no_transaction_open(client: Any, app: Any) -> None:
     """An action refused after the lock (not your turn, a stale If-Match, a replay) rolls its
     transaction back: the match is not left locked, and the next action goes through."""
-    from tests.api.helpers import act, act_ok, get_view
-    from tests.api.test_known_answers import SETUP, next_move
+    from tests.support.api import D2_SETUP, act, act_ok, get_view, next_move
 
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     mover, action = next_move(client, match_id, seated)
     waiting = next(p for p in seated if p is not mover)
     assert act(client, match_id, waiting, action).status_code == 422  # not their turn
@@ -299,12 +291,11 @@ def test_an_action_is_notified_only_while_its_match_is_watched(
     """app/live/watches.py: an action on a match nobody waits on wakes no process; one on a
     watched match does, either way it is written; a join is always notified."""
     from app.live.recent import recent
-    from tests.api.helpers import act_ok, join
-    from tests.api.test_known_answers import SETUP, next_move
+    from tests.support.api import D2_SETUP, act_ok, join, next_move
 
     ana, bob = register(client, "ana"), register(client, "bob")
     listener = Listener(database_url)
-    m = create(client, ana, players=2, visibility="private", **SETUP)
+    m = create(client, ana, players=2, visibility="private", **D2_SETUP)
     assert join(client, m["id"], bob, invite_code=m["invite_code"]).status_code == 200
     assert [p.split(":")[:2] for p in listener.heard()] == [[m["id"], "1"], [m["id"], "2"]]
     seated = [ana, bob]

@@ -12,8 +12,17 @@ from typing import Any
 import pytest
 from werkzeug.test import EnvironBuilder
 
-from tests.api.helpers import act_ok, create, db_scalar, get_view, join, register
-from tests.api.test_known_answers import SETUP, listening, next_move
+from tests.support.api import (
+    D2_SETUP,
+    act_ok,
+    create,
+    db_scalar,
+    get_view,
+    join,
+    listening,
+    next_move,
+    register,
+)
 
 FLASK = {"Origin": "https://elsewhere.example"}
 """(an Origin sends an action to Flask's path; CORS is off in the tests, so nothing else
@@ -47,7 +56,7 @@ def twin_matches(client: Any, app: Any) -> tuple[list[str], list[Any]]:
     seated = [register(client, "ana"), register(client, "bia")]
     ids = []
     for _ in range(2):
-        m = create(client, seated[0], players=2, seat=0, **SETUP)
+        m = create(client, seated[0], players=2, seat=0, **D2_SETUP)
         assert join(client, m["id"], seated[1], seat=1).status_code == 200
         ids.append(m["id"])
     get_view(client, ids[0], seated[0])  # (the listener starts)

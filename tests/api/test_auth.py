@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import assert_problem, create, db_scalar, full_match, register
+from tests.support.api import assert_problem, create, db_scalar, full_match, register
 
 BAD_HEADERS = {
     "missing": {},

@@ -10,16 +10,14 @@ from typing import Any
 import psycopg2
 import pytest
 
-from app.live.current import Current
 from app.db import prepared
 from app.infra.tokens import hash_token
 from app.live.batched_reads import BatchedReads, ReadFailed
-
+from app.live.current import Current
 from app.live.known import Known
 from app.db.prepared import Statement
 from app.db.channels import libpq_dsn
-from tests.api.helpers import act_ok, full_match, get_view, register
-from tests.api.test_known_answers import SETUP, next_move
+from tests.support.api import D2_SETUP, act_ok, full_match, get_view, next_move, register
 
 
 class Database:
@@ -95,8 +93,8 @@ def read_in_threads(reads: BatchedReads, known: Known,
 
 def test_reads_asked_while_a_query_runs_share_the_next_one(client: Any,
                                                            database: Database) -> None:
-    first, seated = full_match(client, players=2, **SETUP)
-    second, others = full_match(client, players=2, **SETUP)
+    first, seated = full_match(client, players=2, **D2_SETUP)
+    second, others = full_match(client, players=2, **D2_SETUP)
     versions = {m: get_view(client, m, p)["version"] for m, p in ((first, seated[0]),
                                                                   (second, others[1]))}
     reads, known = BatchedReads(database.run), live_known()
@@ -130,7 +128,7 @@ def test_reads_asked_while_a_query_runs_share_the_next_one(client: Any,
 
 
 def test_an_unknown_token_reads_nothing(client: Any, database: Database) -> None:
-    match_id, _ = full_match(client, players=2, **SETUP)
+    match_id, _ = full_match(client, players=2, **D2_SETUP)
     reads = BatchedReads(database.run)
     assert reads.read(live_known(), match_id, hash_token("tk_not_a_token")) is None
 
@@ -139,7 +137,7 @@ def test_a_read_is_never_answered_by_a_query_that_began_before_it(
         client: Any, database: Database) -> None:
     """Read-your-writes: a caller who asks after a change was committed gets the change,
     even when a query that read the version before it is still in flight."""
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     token = hash_token(seated[0].token)
     before = get_view(client, match_id, seated[0])["version"]
     reads, known = BatchedReads(database.run), live_known()
@@ -161,7 +159,7 @@ def test_a_read_is_never_answered_by_a_query_that_began_before_it(
 
 def test_a_failed_query_fails_its_callers_and_the_next_read_asks_again(
         client: Any, database: Database) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     token = hash_token(seated[0].token)
     reads, known = BatchedReads(database.run), live_known()
     database.fail_next = True
@@ -175,7 +173,7 @@ def test_the_view_shortcut_answers_concurrent_views_from_shared_reads(client: An
                                                                       app: Any) -> None:
     """Through the HTTP path: many concurrent views of several matches, each with the body
     of its own seat at the current version."""
-    matches = [full_match(client, players=2, **SETUP) for _ in range(3)]
+    matches = [full_match(client, players=2, **D2_SETUP) for _ in range(3)]
     stranger = register(client, "zed")
     expected = {(m, p.id): client.get(f"/v1/matches/{m}", headers={**p.headers, "Origin": "x"})
                 for m, seated in matches for p in [*seated, stranger]}
@@ -199,7 +197,7 @@ def test_the_view_shortcut_answers_concurrent_views_from_shared_reads(client: An
 
 def test_an_idle_reader_ends_and_the_next_read_starts_another(client: Any,
                                                               database: Database) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     token = hash_token(seated[0].token)
     reads, known = BatchedReads(database.run, idle_seconds=0.2), live_known()
     first = reads.read(known, match_id, token)

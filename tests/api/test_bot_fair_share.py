@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import assert_problem, create, db_execute, db_scalar, register
+from tests.support.api import assert_problem, create, db_execute, db_scalar, register
+from tests.support.database import libpq_url
 
 
 def bot_leads(client: Any, player: Any, level: str = "random", **body: Any) -> dict[str, Any]:
@@ -106,8 +107,7 @@ def test_an_owner_has_one_step_under_way_at_a_time(client: Any, app: Any,
     attacker, victim = register(client, "many"), register(client, "one")
     theirs = [bot_leads(client, attacker)["id"] for _ in range(3)]
     mine = bot_leads(client, victim)["id"]
-    other_loop = psycopg2.connect(database_url.replace("postgresql+psycopg2://",
-                                                       "postgresql://"))
+    other_loop = psycopg2.connect(libpq_url(database_url))
     try:
         with other_loop.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 7))", (attacker.id,))

@@ -12,8 +12,17 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (act, backend_gone, create, db_rows, db_scalar, get_events, get_view,
-                               register, run_worker)
+from tests.support.api import (
+    act,
+    backend_gone,
+    create,
+    db_rows,
+    db_scalar,
+    get_events,
+    get_view,
+    register,
+    run_worker,
+)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -203,7 +212,7 @@ def test_a_step_held_by_a_dead_worker_is_done_by_another(client: Any, app: Any,
     its connection is gone its half-move is rolled back and the next worker does the step."""
     import psycopg2
 
-    from tests.concurrency.helpers import libpq_url
+    from tests.support.database import libpq_url
 
     ana = register(client, "ana")
     m = create(client, ana, bots=[{"seat": 1, "level": "random"}], seed=4,

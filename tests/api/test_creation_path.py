@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import NOTIFIED, create, join, messages, register
-from tests.api.test_known_answers import SETUP, listening
+from tests.support.api import D2_SETUP, NOTIFIED, create, join, listening, messages, register
 
 
 def test_a_creation_and_a_join_are_two_messages_each(client: Any, app: Any) -> None:
@@ -26,7 +25,7 @@ def test_a_creation_and_a_join_are_two_messages_each(client: Any, app: Any) -> N
     assert join(client, warm["id"], bob, invite_code=warm["invite_code"]).status_code == 200
     assert create(client, ana, players=2, visibility="private")["status"] == "waiting"
     with messages(app) as (sent, returned):
-        m = create(client, ana, players=2, visibility="private", **SETUP)
+        m = create(client, ana, players=2, visibility="private", **D2_SETUP)
     ours = [s for s in sent if "truco_" in s]
     assert ours == ["BEGIN; EXECUTE truco_lock_player; EXECUTE truco_creation_load",
                     "EXECUTE truco_create_write; COMMIT" + NOTIFIED]
@@ -48,7 +47,7 @@ CREATIONS = {
         "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}],
         "turn_timeout": 3600, "on_timeout": "forfeit", "options": {"first_dealer": 1}},
     "a bot leads at once": {"players": 2, "seat": 0, "bots": [{"seat": 1, "level": "easy"}],
-                            "options": {"first_dealer": 0}, "deals": SETUP["deals"]},
+                            "options": {"first_dealer": 0}, "deals": D2_SETUP["deals"]},
     "an invitation and a bot": {"players": 4, "visibility": "private", "invite": "bob",
                                 "bots": [{"seat": 2, "level": "random"}]},
 }
@@ -59,7 +58,7 @@ def test_a_creation_answers_the_match_as_every_later_view_shows_it(
         client: Any, app: Any, other_app: Any, kind: str) -> None:
     """Byte for byte, ETag included, the view another process reads afterwards (for the
     creator, an invited player and a spectator), and the stored rows hold what it shows."""
-    from tests.api.helpers import db_rows
+    from tests.support.api import db_rows
 
     ana, bob = register(client, "ana"), register(client, "bob")
     body = dict(CREATIONS[kind])
@@ -93,7 +92,7 @@ def test_a_creation_answers_the_match_as_every_later_view_shows_it(
 
 def test_accepting_an_invitation_answers_as_later_views_show_it(client: Any, app: Any,
                                                                 other_app: Any) -> None:
-    from tests.api.helpers import db_rows
+    from tests.support.api import db_rows
 
     ana, bob = register(client, "ana"), register(client, "bob")
     m = create(client, ana, players=2, invite=[{"player_id": bob.id, "seat": 1}])

@@ -9,9 +9,22 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (F1, act_ok, assert_problem, backend_gone, create, db_rows, db_scalar,
-                               deal, full_match, get_events, get_view, join, register,
-                               run_worker)
+from tests.support.api import (
+    F1,
+    act_ok,
+    assert_problem,
+    backend_gone,
+    create,
+    db_rows,
+    db_scalar,
+    deal,
+    full_match,
+    get_events,
+    get_view,
+    join,
+    register,
+    run_worker,
+)
 
 TIMEOUT = 600
 SETUP = {"options": {"first_dealer": 3}, "deals": [deal(F1)], "turn_timeout": TIMEOUT}
@@ -177,7 +190,7 @@ def test_a_killed_workers_timeout_is_applied_by_another(client: Any, app: Any,
                                                           database_url: str) -> None:
     import psycopg2
 
-    from tests.concurrency.helpers import libpq_url
+    from tests.support.database import libpq_url
 
     match_id, seated = full_match(client, players=2, **SETUP2)
     view = get_view(client, match_id, seated[0])

@@ -7,8 +7,22 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (F1, act_ok, assert_problem, create, db_rows, deal, full_match,
-                               get_events, get_view, play_out, random_step, register, run_worker)
+from tests.support.api import (
+    F1,
+    act_ok,
+    assert_problem,
+    create,
+    db_rows,
+    deal,
+    full_match,
+    get_events,
+    get_view,
+    play_out,
+    random_step,
+    register,
+    replayed_and_stored,
+    run_worker,
+)
 
 
 def _page(client: Any, match_id: str, query: str = "", player: Any = None) -> dict[str, Any]:
@@ -105,20 +119,6 @@ def test_a_waiting_match_has_its_joins(client: Any) -> None:
     assert [(e["type"], e["seat"]) for e in items] == [("player_joined", 0)]
 
 
-def _replayed(app: Any, match_id: str) -> tuple[Any, Any]:
-    from app.play import store as service
-    from app.db.extensions import db
-    from app.db.models import Match
-
-    with app.app_context():
-        match = db.session.get(Match, match_id)
-        state = service.replay(match)
-        stored = match.state
-        db.session.remove()
-    assert state is not None
-    return state.to_json(), stored
-
-
 @pytest.mark.parametrize(("seed", "players"), [(11, 2), (12, 4), (13, 6)])
 def test_stored_state_is_the_replay_of_the_recorded_actions(client: Any, app: Any, seed: int,
                                                             players: int) -> None:
@@ -126,11 +126,11 @@ def test_stored_state_is_the_replay_of_the_recorded_actions(client: Any, app: An
     rng = random.Random(seed)
     for _ in range(15):  # mid-match too
         random_step(client, match_id, seated, rng)
-    replayed, stored = _replayed(app, match_id)
+    replayed, stored = replayed_and_stored(app, match_id)
     assert replayed == stored
     final = play_out(client, match_id, seated, rng)
     assert final["status"] == "finished"
-    replayed, stored = _replayed(app, match_id)
+    replayed, stored = replayed_and_stored(app, match_id)
     assert replayed == stored
     assert replayed["status"] == "finished"
     n = len(db_rows(app, "SELECT n FROM actions WHERE match_id = :m", m=match_id))
@@ -155,5 +155,5 @@ def test_replay_covers_bots_and_resignation(client: Any, app: Any) -> None:
     if view["status"] == "active":
         assert client.post(f"/v1/matches/{m['id']}/resign",
                            headers=ana.headers).status_code == 200
-    replayed, stored = _replayed(app, m["id"])
+    replayed, stored = replayed_and_stored(app, m["id"])
     assert replayed == stored and stored["status"] == "finished"

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 
 from engine import OPTION_CHOICES, OPTION_DEFAULTS
 from engine.cards import DECK
-from tests.api.helpers import D2, PROBLEM, Player, auth, create, db_rows, deal, register
+from tests.support.api import D2, PROBLEM, auth, create, db_rows, deal, register
+from tests.support.player import Player
 
 
 def fuzz(examples: int) -> settings:

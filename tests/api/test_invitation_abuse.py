@@ -9,8 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (assert_problem, db_execute, db_scalar, full_match,
-                               my_matches, register)
+from tests.support.api import (
+    assert_problem,
+    db_execute,
+    db_scalar,
+    full_match,
+    my_matches,
+    register,
+)
 
 
 @pytest.fixture()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (
+from tests.support.api import (
     assert_problem,
     create,
     db_scalar,
@@ -15,7 +15,7 @@ from tests.api.helpers import (
     join,
     register,
 )
-from tests.api.helpers import my_matches as _mine
+from tests.support.api import my_matches as _mine
 
 
 def test_an_invitation_reserves_the_seat_and_shows_in_the_inbox(client: Any) -> None:

@@ -4,53 +4,12 @@ another process (or while the listener was down) always seen, a replaced token r
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import text
 
-from app.http import auth
-
-from tests.api.helpers import D2, act_ok, deal, full_match, get_view
-
-SETUP = {"options": {"first_dealer": 1}, "deals": [deal(D2)] * 4}
-
-
-@contextmanager
-def counted(app: Any) -> Iterator[list[str]]:
-    """The SQL statements `app` sends inside the block: through SQLAlchemy, or prepared
-    (app/db/prepared.py, by name)."""
-    from app.db import prepared
-    from app.db.extensions import db
-
-    statements: list[str] = []
-
-    def seen(conn, cursor, statement, *args) -> None:  # noqa: ANN001
-        statements.append(statement)
-
-    real_run = prepared.run
-
-    def run(conn, batch, params, **options):  # noqa: ANN001, ANN003, ANN202
-        statements.extend(f"EXECUTE {s.name}" for s in batch)
-        return real_run(conn, batch, params, **options)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", seen)
-    prepared.run = run
-    try:
-        yield statements
-    finally:
-        prepared.run = real_run
-        event.remove(engine, "before_cursor_execute", seen)
-
-
-def listening(app: Any) -> Any:
-    hub = app.extensions["truco_hub"]
-    assert hub.ready.wait(5), "the listener did not connect"
-    return hub
+from tests.support.api import D2_SETUP, act_ok, counted, full_match, get_view, listening, next_move
 
 
 def view(client: Any, match_id: str, player: Any, tag: str | None = None) -> Any:
@@ -73,18 +32,11 @@ def watched_match(client: Any, app: Any) -> tuple[str, list[Any], str]:
     """A started 2-player match, watched (app/live/watches.py), whose first seat's view this
     process has read (and so knows its token, seat and version, the listener being up):
     (match id, players, seat 0's tag)."""
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     view(client, match_id, seated[0])
     listening(app)
     watch(app, match_id)
     return match_id, seated, view(client, match_id, seated[0]).headers["ETag"]
-
-
-def next_move(client: Any, match_id: str, seated: list[Any]) -> tuple[Any, dict[str, Any]]:
-    """The player to act and a legal action of theirs (read now, sent later)."""
-    legal = {p.id: get_view(client, match_id, p)["legal_actions"] for p in seated}
-    mover = next(p for p in seated if legal[p.id])
-    return mover, legal[mover.id][0]
 
 
 def move(client: Any, match_id: str, seated: list[Any]) -> None:
@@ -107,7 +59,7 @@ def eventually(check, seconds: float = 5.0) -> Any:  # noqa: ANN001
 
 
 def test_unchanged_polls_send_no_query_and_views_one(client: Any, app: Any) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     ana = seated[0]
     view(client, match_id, ana)
     listening(app)
@@ -136,7 +88,7 @@ def test_a_view_shows_a_change_not_heard_of_yet(client: Any, app: Any, other_app
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A client whose action another process acknowledged reads the match after it, however
     late this process hears of it (a 304 may lag by that much; a body never does)."""
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     ana = seated[0]
     view(client, match_id, ana)
     hub = listening(app)
@@ -166,7 +118,7 @@ def test_a_change_of_this_process_is_seen_at_once(client: Any, app: Any,
 
 def test_a_change_of_another_process_is_never_answered_304(client: Any, app: Any,
                                                            other_app: Any) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     ana = seated[0]
     view(client, match_id, ana)
     listening(app)
@@ -185,7 +137,7 @@ def test_a_change_while_the_listener_is_down_is_read_from_the_database(
     from app.db.extensions import db
     from app.live.hub import LISTENER_APPLICATION_NAME
 
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     ana = seated[0]
     view(client, match_id, ana)
     hub = listening(app)
@@ -207,7 +159,7 @@ def test_a_change_while_the_listener_is_down_is_read_from_the_database(
 
 def test_a_replaced_token_is_refused_by_every_process(client: Any, app: Any,
                                                       other_app: Any) -> None:
-    match_id, (ana, _) = full_match(client, players=2, **SETUP)
+    match_id, (ana, _) = full_match(client, players=2, **D2_SETUP)
     view(client, match_id, ana)
     listening(app)
     tag = view(client, match_id, ana).headers["ETag"]
@@ -221,7 +173,7 @@ def test_a_replaced_token_is_refused_by_every_process(client: Any, app: Any,
 
 
 def test_a_token_replaced_here_is_refused_at_once(client: Any, app: Any) -> None:
-    match_id, (ana, _) = full_match(client, players=2, **SETUP)
+    match_id, (ana, _) = full_match(client, players=2, **D2_SETUP)
     view(client, match_id, ana)
     listening(app)
     tag = view(client, match_id, ana).headers["ETag"]
@@ -232,7 +184,7 @@ def test_a_token_replaced_here_is_refused_at_once(client: Any, app: Any) -> None
 
 def test_a_304_heard_of_is_answered_before_flask_with_the_same_headers(
         client: Any, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     for viewer in (seated[0], None):
         view(client, match_id, viewer)
         listening(app)
@@ -251,7 +203,7 @@ def test_a_304_heard_of_is_answered_before_flask_with_the_same_headers(
 
 
 def test_what_the_shortcut_does_not_know_goes_to_flask(client: Any, app: Any) -> None:
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     view(client, match_id, seated[0])
     listening(app)
     tag = view(client, match_id, seated[0]).headers["ETag"]
@@ -273,18 +225,19 @@ def test_woken_long_polls_share_one_read(client: Any, app: Any,
     from one shared rendering: no read of the version per waiter."""
     import threading
 
+    from app.http.front import view as front
+    from app.http.routes import matches as routes
+
     match_id, seated, tag = watched_match(client, app)
     ana = seated[0]
     mover, action = next_move(client, match_id, seated)
-    reads: list[bool] = []
-    original = auth.current
+    reads: list[str] = []
+    for reader in (front._Reader, routes._Reader):  # (both fronts' reads of the version)
+        def spy(self: Any, match_id: str, digest: Any, original: Any = reader.read) -> Any:
+            reads.append(match_id)
+            return original(self, match_id, digest)
 
-    def spy(match_id: str, heard: bool = True) -> Any:
-        if not heard:
-            reads.append(True)
-        return original(match_id, heard)
-
-    monkeypatch.setattr(auth, "current", spy)
+        monkeypatch.setattr(reader, "read", spy)
     answers: list[Any] = []
 
     def poll() -> None:
@@ -309,7 +262,7 @@ def test_a_rendered_view_is_served_before_flask_with_the_same_answer(
         client: Any, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A view whose rendering this process has is read (one shared statement) and sent before
     Flask: the same status, headers and body as Flask's path gives."""
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     watch(app, match_id)  # (a stale If-None-Match would watch it first otherwise)
     for viewer in (seated[1], None):
         view(client, match_id, viewer)
@@ -387,7 +340,7 @@ def test_a_long_poll_heard_of_waits_before_flask_and_answers_as_flask_does(
 
 def test_the_long_poll_cap_holds_before_flask(client: Any, app: Any) -> None:
     app.config["MAX_POLLS_PER_CLIENT"] = 1
-    match_id, seated = full_match(client, players=2, **SETUP)
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
     ana = seated[0]
     view(client, match_id, ana)
     listening(app)

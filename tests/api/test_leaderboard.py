@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import assert_problem, create, register, resigned_match, settle_all
+from tests.support.api import assert_problem, create, register, resigned_match, settle_all
 
 
 def _board(client: Any, query: str = "") -> dict[str, Any]:

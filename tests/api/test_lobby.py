@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import assert_problem, create, full_match, join, register
+from tests.support.api import assert_problem, create, full_match, join, register
 
 
 def _ids(page: dict[str, Any]) -> list[str]:

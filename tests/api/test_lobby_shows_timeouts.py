@@ -7,7 +7,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from tests.api.helpers import create, join, register
+from tests.support.api import create, join, register
 
 
 def test_the_lobby_shows_turn_timeout_and_on_timeout(client: Any) -> None:

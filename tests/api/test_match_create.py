@@ -6,8 +6,18 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (D2, F1, PROBLEM, assert_problem, create, db_scalar, deal,
-                               get_view, join, register)
+from tests.support.api import (
+    D2,
+    F1,
+    PROBLEM,
+    assert_problem,
+    create,
+    db_scalar,
+    deal,
+    get_view,
+    join,
+    register,
+)
 
 
 def _count(app: Any) -> int:

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import F1, act_ok, assert_problem, deal, full_match, get_view, register
+from tests.support.api import F1, act_ok, assert_problem, deal, full_match, get_view, register
 
 VIEW_FIELDS = {"id", "ruleset", "players", "target_score", "status", "version", "fixed_deals",
                "turn_timeout", "deadline", "seats", "score", "games", "winner_team", "you",

@@ -6,17 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (
-    F1,
-    act_ok,
-    assert_problem,
-    create,
-    deal,
-    full_match,
-    join,
-    register,
-)
-from tests.api.helpers import my_matches as _mine
+from tests.support.api import F1, act_ok, assert_problem, create, deal, full_match, join, register
+from tests.support.api import my_matches as _mine
 
 
 def test_newest_first_with_summaries(client: Any) -> None:
@@ -184,7 +175,7 @@ def test_list_scores_follow_the_play(client: Any) -> None:
     path, the worker, resignations) equal to the engine's."""
     import random
 
-    from tests.api.helpers import get_view, play_out, random_step
+    from tests.support.api import get_view, play_out, random_step
 
     match_id, seated = full_match(client, players=2, start_score=[9, 10])
     assert _mine(client, seated[0])[0]["score"] == [9, 10]

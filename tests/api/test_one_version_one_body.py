@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from tests.api.helpers import db_rows, full_match, get_view, run_worker
+from tests.support.api import db_rows, full_match, get_view, run_worker
 
 
 def stored(app: Any, match_id: str) -> tuple[int, datetime]:

@@ -7,15 +7,14 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import act_ok, full_match, get_view
-from tests.api.test_known_answers import SETUP, counted, listening, next_move
+from tests.support.api import D2_SETUP, act_ok, counted, full_match, get_view, listening, next_move
 
 
 @pytest.mark.parametrize("turn_timeout", [None, 3600])  # (with a deadline in every view)
 def test_a_view_of_a_version_written_here_is_not_read_back(client: Any, app: Any,
                                                            other_app: Any,
                                                            turn_timeout: int | None) -> None:
-    match_id, seated = full_match(client, players=2, turn_timeout=turn_timeout, **SETUP)
+    match_id, seated = full_match(client, players=2, turn_timeout=turn_timeout, **D2_SETUP)
     get_view(client, match_id, seated[0])
     listening(app)
     elsewhere = other_app.test_client()

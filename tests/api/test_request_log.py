@@ -13,7 +13,8 @@ from prometheus_client import REGISTRY
 
 from app import create_app
 from app.infra.logs import JsonLines
-from tests.api.helpers import create, register, run_worker
+from tests.support.api import create, register, run_worker
+from tests.support.database import libpq_url
 
 
 def test_an_answer_carries_the_requests_id_or_a_new_one(app: Any) -> None:
@@ -58,7 +59,7 @@ def test_one_access_line_per_request(database_url: str,
 
 def test_the_worker_line_names_the_request_that_made_the_work_due(
         app: Any, database_url: str, caplog: pytest.LogCaptureFixture) -> None:
-    listener = psycopg2.connect(database_url.replace("postgresql+psycopg2", "postgresql"))
+    listener = psycopg2.connect(libpq_url(database_url))
     listener.autocommit = True
     listener.cursor().execute("LISTEN truco_due")
     client = app.test_client()

@@ -5,8 +5,15 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (assert_problem, create, db_rows, full_match, get_events,
-                               get_view, register)
+from tests.support.api import (
+    assert_problem,
+    create,
+    db_rows,
+    full_match,
+    get_events,
+    get_view,
+    register,
+)
 
 
 @pytest.mark.parametrize(("players", "resigner"), [(2, 0), (2, 1), (4, 2), (6, 3)])

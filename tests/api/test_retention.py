@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from tests.api.helpers import act, db_execute, db_scalar, full_match, register
+from tests.support.api import act, db_execute, db_scalar, full_match, register
 
 RAISE = {"type": "raise"}
 

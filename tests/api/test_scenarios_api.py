@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from tests.scenario_runner import run_scenario
-from tests.scenarios import SCENARIOS
+from tests.support.scenario_runner import run_scenario
+from tests.support.scenarios import SCENARIOS
 
 
 class ApiDriver:

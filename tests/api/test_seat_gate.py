@@ -10,13 +10,14 @@ from typing import Any
 
 import psycopg2
 
-from tests.api.helpers import assert_problem, create, full_match, join, register
+from tests.support.api import assert_problem, create, full_match, join, register
+from tests.support.database import libpq_url
 
 
 @contextmanager
 def locked(database_url: str, match_id: str) -> Iterator[None]:
     """The match row locked by another transaction, as a slow verb would hold it."""
-    conn = psycopg2.connect(database_url.replace("postgresql+psycopg2://", "postgresql://"))
+    conn = psycopg2.connect(libpq_url(database_url))
     try:
         with conn.cursor() as cur:
             cur.execute("SELECT 1 FROM matches WHERE id = %s FOR UPDATE", (match_id,))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.api.helpers import assert_problem, create, register
+from tests.support.api import assert_problem, create, register
 
 
 def test_a_bad_last_event_id_is_a_validation_error(client: Any) -> None:

@@ -13,9 +13,17 @@ from typing import Any
 import pytest
 import requests
 
-from tests.api.helpers import (act_ok, client_fetch, create, full_match, get_view, register,
-                               run_worker, stored_secret)
-from tests.concurrency.servers import Server, start_servers
+from tests.support.api import (
+    act_ok,
+    client_fetch,
+    create,
+    full_match,
+    get_view,
+    register,
+    run_worker,
+    stored_secret,
+)
+from tests.support.servers import Server, start_testing_servers
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "verify_deals.py"
 sys.path.insert(0, str(SCRIPT.parent))
@@ -122,7 +130,7 @@ def test_a_spectators_log_cannot_be_checked(client: Any) -> None:
 
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[Server]:
-    (started,) = start_servers(["verify"], database_url)
+    (started,) = start_testing_servers(["verify"], database_url)
     yield started
     started.stop()
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import (
+from tests.support.api import (
     D2,
     act_ok,
     card_strings,
@@ -27,7 +27,7 @@ from tests.api.helpers import (
     register,
     run_worker,
 )
-from tests.api.webhook_receiver import Receiver, receiver
+from tests.support.webhook_receiver import Receiver, receiver
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import create, db_execute, db_rows, register
-from tests.api.webhook_receiver import Receiver, black_hole, receiver
+from tests.support.api import create, db_execute, db_rows, register
+from tests.support.webhook_receiver import Receiver, black_hole, receiver
 
 
 def add(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.db.webhook_models import WEBHOOK_EVENTS
-from tests.api.helpers import assert_problem, db_scalar, register
+from tests.support.api import assert_problem, db_scalar, register
 
 URL = "http://127.0.0.1:9/hook"
 

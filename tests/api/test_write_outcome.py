@@ -11,7 +11,7 @@ from typing import Any
 import psycopg2
 import pytest
 
-from tests.api.helpers import act, assert_problem, backend_gone, db_scalar, full_match
+from tests.support.api import act, assert_problem, backend_gone, db_scalar, full_match
 
 RAISE = {"type": "raise"}
 KEY = {"Idempotency-Key": "k-outcome"}

@@ -6,13 +6,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests.browser.browser import Browser, binaries
-from tests.concurrency.servers import Server
+from tests.support.browser import Browser, binaries
+from tests.support.servers import Server, server_in_testing_mode
 
 
 @pytest.fixture(scope="package")
 def server(database_url: str) -> Iterator[Server]:
-    started = Server("browser", database_url)
+    started = server_in_testing_mode("browser", database_url)
     try:
         started.wait_healthy()
         yield started

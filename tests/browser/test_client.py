@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import requests
 
-from tests.browser.browser import Browser, play_turn
-from tests.concurrency.servers import Server
+from tests.support.browser import Browser, play_turn
+from tests.support.servers import Server
 
 
 def _start(browser: Browser, players: str = "2", level: str = "random") -> dict[str, str]:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.browser.browser import DESKTOP, PHONE, Browser
+from tests.support.browser import DESKTOP, PHONE, Browser
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 AXE_TAGS = ["wcag2a", "wcag2aa"]

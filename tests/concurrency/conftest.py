@@ -6,15 +6,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.concurrency.helpers import Pg
-from tests.concurrency.servers import Server, start_servers
+from tests.support.database import Pg
+from tests.support.servers import Server, start_testing_servers
 
 
 @pytest.fixture(scope="package")
 def servers(database_url: str) -> Iterator[list[Server]]:
     """Servers A and B: two processes, one database (the waits cross processes through
     LISTEN/NOTIFY). Stopped, process group and all, after this directory's tests."""
-    started = start_servers(["A", "B"], database_url)
+    started = start_testing_servers(["A", "B"], database_url)
     try:
         yield started
     finally:

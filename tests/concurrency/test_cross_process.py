@@ -5,8 +5,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from tests.concurrency.helpers import TIMEOUT, Table, long_poll, settle
-from tests.concurrency.servers import Server
+from tests.support.player import TIMEOUT
+from tests.support.remote import Table, long_poll, settle
+from tests.support.servers import Server
 
 LIMIT = 2.0
 
@@ -21,7 +22,7 @@ def test_long_poll_on_one_process_is_woken_by_an_action_on_the_other(
         watcher = table.players[1 - seat]
         before = table.view(1 - seat)
         poll = long_poll(f"{waiting_on.url}/v1/matches/{table.id}", 10,
-                         watcher.headers(**{"If-None-Match": before.headers["ETag"]}))
+                         watcher.headers_with(**{"If-None-Match": before.headers["ETag"]}))
         settle(poll)
         body = table.view(seat).json()["legal_actions"][0]
         posted_at = time.monotonic()

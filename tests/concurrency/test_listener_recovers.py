@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import time
 
-from tests.concurrency.helpers import TIMEOUT, Pg, Table, long_poll, settle
-from tests.concurrency.servers import Server
+from tests.support.database import Pg
+from tests.support.player import TIMEOUT
+from tests.support.remote import Table, long_poll, settle
+from tests.support.servers import Server
 
 
 def test_long_polls_are_woken_after_the_listener_reconnects(
@@ -16,7 +18,7 @@ def test_long_polls_are_woken_after_the_listener_reconnects(
     tag = table.view(1 - seat).headers["ETag"]
     # one poll on each process (a process's first long poll starts its listener)
     polls = {s.name: long_poll(f"{s.url}/v1/matches/{table.id}", 15,
-                               watcher.headers(**{"If-None-Match": tag}))
+                               watcher.headers_with(**{"If-None-Match": tag}))
              for s in (server_a, server_b)}
     for poll in polls.values():
         settle(poll)
@@ -47,7 +49,7 @@ def test_long_polls_are_woken_after_the_listener_reconnects(
     watcher = table.players[1 - seat]
     before = table.view(1 - seat)
     poll = long_poll(f"{server_a.url}/v1/matches/{table.id}", 15,
-                     watcher.headers(**{"If-None-Match": before.headers["ETag"]}))
+                     watcher.headers_with(**{"If-None-Match": before.headers["ETag"]}))
     settle(poll)
     posted_at = time.monotonic()
     acted = table.act(seat, table.view(seat).json()["legal_actions"][0], server_b.url)

@@ -6,8 +6,9 @@ import time
 
 import requests
 
-from tests.concurrency.helpers import TIMEOUT, Player, Table, long_poll, settle
-from tests.concurrency.servers import Server
+from tests.support.player import TIMEOUT, Player
+from tests.support.remote import Table, long_poll, settle
+from tests.support.servers import Server
 
 WAKE_LIMIT = 1.0
 """Seconds from the action's answer to the long poll's answer."""
@@ -26,7 +27,8 @@ def test_match_long_poll_is_woken_by_an_action(server_a: Server) -> None:
     other = 1 - seat
     before = table.view(other)
     poll = long_poll(f"{server_a.url}/v1/matches/{table.id}", 30,
-                     table.players[other].headers(**{"If-None-Match": before.headers["ETag"]}))
+                     table.players[other].headers_with(
+                         **{"If-None-Match": before.headers["ETag"]}))
     settle(poll)
     acted = _play_first(table, seat)
     acted_at = time.monotonic()
@@ -44,7 +46,8 @@ def test_match_long_poll_without_change_answers_304_after_the_wait(server_a: Ser
     tag = table.view(0).headers["ETag"]
     start = time.monotonic()
     r = requests.get(f"{server_a.url}/v1/matches/{table.id}", params={"wait": 1},
-                     headers=table.players[0].headers(**{"If-None-Match": tag}), timeout=TIMEOUT)
+                     headers=table.players[0].headers_with(**{"If-None-Match": tag}),
+                     timeout=TIMEOUT)
     elapsed = time.monotonic() - start
     assert r.status_code == 304
     assert r.headers["ETag"] == tag
@@ -55,14 +58,14 @@ def test_match_wait_without_if_none_match_answers_at_once(server_a: Server) -> N
     table = Table(server_a.url)
     start = time.monotonic()
     r = requests.get(f"{server_a.url}/v1/matches/{table.id}", params={"wait": 30},
-                     headers=table.players[0].headers(), timeout=TIMEOUT)
+                     headers=table.players[0].headers, timeout=TIMEOUT)
     assert r.status_code == 200
     assert r.json()["id"] == table.id
     assert time.monotonic() - start < 1
     # and a stale If-None-Match answers at once too (the match already changed)
     start = time.monotonic()
     r = requests.get(f"{server_a.url}/v1/matches/{table.id}", params={"wait": 30},
-                     headers=table.players[0].headers(**{"If-None-Match": '"stale"'}),
+                     headers=table.players[0].headers_with(**{"If-None-Match": '"stale"'}),
                      timeout=TIMEOUT)
     assert r.status_code == 200
     assert time.monotonic() - start < 1
@@ -73,19 +76,19 @@ def test_events_long_poll_returns_the_new_events(server_a: Server) -> None:
     seat = table.to_act()
     watcher = table.players[1 - seat]
     url = f"{server_a.url}/v1/matches/{table.id}/events"
-    page = requests.get(url, headers=watcher.headers(), timeout=TIMEOUT).json()
+    page = requests.get(url, headers=watcher.headers, timeout=TIMEOUT).json()
     after = page["next_after"]
     assert after > 0 and page["items"]
 
     # no change: an empty page after the wait
     start = time.monotonic()
-    r = requests.get(url, params={"after": after, "wait": 1}, headers=watcher.headers(),
+    r = requests.get(url, params={"after": after, "wait": 1}, headers=watcher.headers,
                      timeout=TIMEOUT)
     assert r.status_code == 200
     assert r.json() == {"items": [], "next_after": after}
     assert 0.9 <= time.monotonic() - start < 3
 
-    poll = long_poll(url, 30, watcher.headers(), {"after": after})
+    poll = long_poll(url, 30, watcher.headers, {"after": after})
     settle(poll)
     acted = _play_first(table, seat)
     acted_at = time.monotonic()
@@ -110,12 +113,12 @@ def test_my_matches_your_turn_long_poll_returns_when_it_becomes_my_turn(
 
     # not my turn, nothing happens: an empty list after the wait
     start = time.monotonic()
-    r = requests.get(url, params={"your_turn": "true", "wait": 1}, headers=waiter.headers(),
+    r = requests.get(url, params={"your_turn": "true", "wait": 1}, headers=waiter.headers,
                      timeout=TIMEOUT)
     assert r.status_code == 200 and r.json()["items"] == []
     assert 0.9 <= time.monotonic() - start < 3
 
-    poll = long_poll(url, 30, waiter.headers(), {"your_turn": "true"})
+    poll = long_poll(url, 30, waiter.headers, {"your_turn": "true"})
     settle(poll)
     acted = _play_first(table, seat)
     acted_at = time.monotonic()
@@ -130,7 +133,7 @@ def test_my_matches_your_turn_long_poll_returns_when_it_becomes_my_turn(
 
     # my turn already: answers at once
     start = time.monotonic()
-    r = requests.get(url, params={"your_turn": "true", "wait": 30}, headers=waiter.headers(),
+    r = requests.get(url, params={"your_turn": "true", "wait": 30}, headers=waiter.headers,
                      timeout=TIMEOUT)
     assert [i["id"] for i in r.json()["items"]] == [table.id]
     assert time.monotonic() - start < 1
@@ -140,18 +143,18 @@ def test_my_matches_long_poll_wakes_for_a_match_joined_after_it_began(
         server_a: Server, server_b: Server) -> None:
     """The inbox waits on the player, not on the matches it had when the poll began: a match
     made and started after that (here on the other process) wakes it."""
-    host = Player(server_a.url, "host")
-    guest = Player(server_a.url, "guest")
+    host = Player.register_at(server_a.url, "host")
+    guest = Player.register_at(server_a.url, "guest")
     url = f"{server_a.url}/v1/me/matches"
-    poll = long_poll(url, 30, guest.headers(), {"your_turn": "true"})
+    poll = long_poll(url, 30, guest.headers, {"your_turn": "true"})
     settle(poll)
-    created = requests.post(f"{server_b.url}/v1/matches", headers=host.headers(), json={
+    created = requests.post(f"{server_b.url}/v1/matches", headers=host.headers, json={
         "players": 2, "seat": 1, "options": {"first_dealer": 1}}, timeout=TIMEOUT)
     assert created.status_code == 201
     match_id = created.json()["id"]
     # guest takes seat 0, which leads the first trick (the dealer is seat 1)
     joined = requests.post(f"{server_b.url}/v1/matches/{match_id}/join",
-                           headers=guest.headers(), json={"seat": 0}, timeout=TIMEOUT)
+                           headers=guest.headers, json={"seat": 0}, timeout=TIMEOUT)
     assert joined.status_code == 200 and joined.json()["hand"]["to_act"] == [0]
     joined_at = time.monotonic()
     r = poll.result(TIMEOUT)
@@ -166,11 +169,11 @@ def test_my_matches_long_poll_wakes_when_a_match_ends(server_a: Server) -> None:
     table = Table(server_a.url)
     seat = table.to_act()
     waiter = table.players[1 - seat]
-    poll = long_poll(f"{server_a.url}/v1/me/matches", 30, waiter.headers(),
+    poll = long_poll(f"{server_a.url}/v1/me/matches", 30, waiter.headers,
                      {"your_turn": "true"})
     settle(poll)
     resigned = requests.post(f"{server_a.url}/v1/matches/{table.id}/resign",
-                             headers=table.players[seat].headers(), timeout=TIMEOUT)
+                             headers=table.players[seat].headers, timeout=TIMEOUT)
     assert resigned.status_code == 200
     ended_at = time.monotonic()
     r = poll.result(TIMEOUT)
@@ -179,10 +182,10 @@ def test_my_matches_long_poll_wakes_when_a_match_ends(server_a: Server) -> None:
 
 
 def test_my_matches_long_poll_wakes_for_an_invitation(server_a: Server) -> None:
-    host, bot = Player(server_a.url, "host"), Player(server_a.url, "robot")
-    poll = long_poll(f"{server_a.url}/v1/me/matches", 30, bot.headers(), {"your_turn": "true"})
+    host, bot = Player.register_at(server_a.url, "host"), Player.register_at(server_a.url, "robot")
+    poll = long_poll(f"{server_a.url}/v1/me/matches", 30, bot.headers, {"your_turn": "true"})
     settle(poll)
-    created = requests.post(f"{server_a.url}/v1/matches", headers=host.headers(), json={
+    created = requests.post(f"{server_a.url}/v1/matches", headers=host.headers, json={
         "players": 2, "invite": [{"seat": 1, "player_id": bot.id}]}, timeout=TIMEOUT)
     assert created.status_code == 201
     invited_at = time.monotonic()

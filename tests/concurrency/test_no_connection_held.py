@@ -6,8 +6,10 @@ import time
 
 import requests
 
-from tests.concurrency.helpers import TIMEOUT, Pg, Table, long_poll, settle
-from tests.concurrency.servers import Server
+from tests.support.database import Pg
+from tests.support.player import TIMEOUT
+from tests.support.remote import Table, long_poll, settle
+from tests.support.servers import Server
 
 POLLS = 30
 MAX_IN_USE = 3
@@ -27,7 +29,7 @@ def test_waiting_requests_hold_no_database_connection(server_a: Server, pg: Pg) 
     watcher = table.players[0]
     tag = table.view(0).headers["ETag"]
     url = f"{server_a.url}/v1/matches/{table.id}"
-    polls = [long_poll(url, 20, watcher.headers(**{"If-None-Match": tag}))
+    polls = [long_poll(url, 20, watcher.headers_with(**{"If-None-Match": tag}))
              for _ in range(POLLS)]
     settle(polls[-1], 1.0)
     assert not any(p.done.is_set() for p in polls)
@@ -45,7 +47,7 @@ def test_waiting_requests_hold_no_database_connection(server_a: Server, pg: Pg) 
     assert requests.get(f"{server_a.url}/healthz", timeout=TIMEOUT).status_code == 200
     health = time.monotonic() - start
     start = time.monotonic()
-    r = requests.get(url, headers=watcher.headers(), timeout=TIMEOUT)
+    r = requests.get(url, headers=watcher.headers, timeout=TIMEOUT)
     fetch = time.monotonic() - start
     assert r.status_code == 200
     print(f"\n{POLLS} long polls waiting: backends in use at most {in_use_max}, "

@@ -6,8 +6,9 @@ import uuid
 from collections import Counter
 from typing import Any
 
-from tests.concurrency.helpers import Pg, Table, check_never_lost, race
-from tests.concurrency.servers import Server
+from tests.support.database import Pg
+from tests.support.remote import Table, check_never_lost, race
+from tests.support.servers import Server
 
 RACERS = 8
 

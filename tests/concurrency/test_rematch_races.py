@@ -6,8 +6,10 @@ from collections import Counter
 
 import requests
 
-from tests.concurrency.helpers import TIMEOUT, Pg, Player, Table, race
-from tests.concurrency.servers import Server
+from tests.support.database import Pg
+from tests.support.player import TIMEOUT, Player
+from tests.support.remote import Table, race
+from tests.support.servers import Server
 
 ROUNDS = 3
 
@@ -18,12 +20,12 @@ def test_both_players_asking_at_once_on_two_servers_make_one_rematch(
         table = Table(server_a.url)
         ana, bia = table.players
         r = requests.post(f"{server_a.url}/v1/matches/{table.id}/resign",
-                          headers=bia.headers(), timeout=TIMEOUT)
+                          headers=bia.headers, timeout=TIMEOUT)
         assert r.status_code == 200, r.text
 
         def ask(base: str, player: Player) -> requests.Response:
             return requests.post(f"{base}/v1/matches/{table.id}/rematch",
-                                 headers=player.headers(), timeout=TIMEOUT)
+                                 headers=player.headers, timeout=TIMEOUT)
 
         answers = race([lambda b=base, p=player: ask(b, p)
                         for base in (server_a.url, server_b.url) for player in (ana, bia)

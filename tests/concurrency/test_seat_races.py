@@ -11,26 +11,28 @@ from typing import Any
 
 import requests
 
-from tests.concurrency.helpers import TIMEOUT, Pg, Player, race
-from tests.concurrency.servers import Server
+from tests.support.database import Pg
+from tests.support.player import TIMEOUT, Player
+from tests.support.remote import race
+from tests.support.servers import Server
 
 ROUNDS = 4
 
 
 def _create(base: str, creator: Player, players: int) -> str:
-    r = requests.post(f"{base}/v1/matches", headers=creator.headers(),
+    r = requests.post(f"{base}/v1/matches", headers=creator.headers,
                       json={"players": players, "seat": 0}, timeout=TIMEOUT)
     assert r.status_code == 201, r.text
     return r.json()["id"]
 
 
 def _join(base: str, player: Player, match_id: str) -> requests.Response:
-    return requests.post(f"{base}/v1/matches/{match_id}/join", headers=player.headers(),
+    return requests.post(f"{base}/v1/matches/{match_id}/join", headers=player.headers,
                          json={}, timeout=TIMEOUT)
 
 
 def _leave(base: str, player: Player, match_id: str) -> requests.Response:
-    return requests.post(f"{base}/v1/matches/{match_id}/leave", headers=player.headers(),
+    return requests.post(f"{base}/v1/matches/{match_id}/leave", headers=player.headers,
                          timeout=TIMEOUT)
 
 
@@ -71,8 +73,8 @@ def _in_lobby(base: str, match_id: str) -> bool:
 def test_five_players_fill_a_six_player_match_at_once(server_a: Server, server_b: Server,
                                                       pg: Pg) -> None:
     for _ in range(ROUNDS):
-        creator = Player(server_a.url, "host")
-        joiners = [Player(server_a.url, f"j{i}") for i in range(5)]
+        creator = Player.register_at(server_a.url, "host")
+        joiners = [Player.register_at(server_a.url, f"j{i}") for i in range(5)]
         match_id = _create(server_a.url, creator, 6)
         answers = race([lambda p=p, b=b: _join(b, p, match_id)
                         for p, b in zip(joiners, [server_a.url, server_b.url] * 3)])
@@ -89,10 +91,12 @@ def test_five_players_fill_a_six_player_match_at_once(server_a: Server, server_b
 def test_two_players_take_the_last_two_seats(server_a: Server, server_b: Server,
                                              pg: Pg) -> None:
     for _ in range(ROUNDS):
-        creator, second = Player(server_a.url, "host"), Player(server_a.url, "two")
+        creator = Player.register_at(server_a.url, "host")
+        second = Player.register_at(server_a.url, "two")
         match_id = _create(server_a.url, creator, 4)
         assert _join(server_a.url, second, match_id).status_code == 200
-        last = [Player(server_a.url, "three"), Player(server_a.url, "four")]
+        last = [Player.register_at(server_a.url, "three"),
+                Player.register_at(server_a.url, "four")]
         answers = race([lambda: _join(server_a.url, last[0], match_id),
                         lambda: _join(server_b.url, last[1], match_id)])
         assert _no_5xx(answers) == {200: 2}
@@ -100,18 +104,20 @@ def test_two_players_take_the_last_two_seats(server_a: Server, server_b: Server,
         _consistent(stored)
         assert stored["status"] == "active"
         # a later join is refused cleanly, not a 500
-        late = _join(server_a.url, Player(server_a.url, "late"), match_id)
+        late = _join(server_a.url, Player.register_at(server_a.url, "late"), match_id)
         assert late.status_code == 409 and late.json()["code"] == "match_not_waiting"
 
 
 def test_a_leave_racing_the_last_join(server_a: Server, server_b: Server, pg: Pg) -> None:
     outcomes = set()
     for _ in range(ROUNDS):
-        creator, leaver = Player(server_a.url, "host"), Player(server_a.url, "leaver")
+        creator = Player.register_at(server_a.url, "host")
+        leaver = Player.register_at(server_a.url, "leaver")
         match_id = _create(server_a.url, creator, 2 + 2)
         assert _join(server_a.url, leaver, match_id).status_code == 200
-        assert _join(server_a.url, Player(server_a.url, "stays"), match_id).status_code == 200
-        joiner = Player(server_a.url, "joiner")
+        stays = Player.register_at(server_a.url, "stays")
+        assert _join(server_a.url, stays, match_id).status_code == 200
+        joiner = Player.register_at(server_a.url, "joiner")
         left, joined = race([lambda: _leave(server_a.url, leaver, match_id),
                              lambda: _join(server_b.url, joiner, match_id)])
         _no_5xx([left, joined])
@@ -130,7 +136,8 @@ def test_a_leave_racing_the_last_join(server_a: Server, server_b: Server, pg: Pg
 def test_the_creator_leaving_while_another_joins(server_a: Server, server_b: Server,
                                                  pg: Pg) -> None:
     for _ in range(ROUNDS):
-        creator, joiner = Player(server_a.url, "host"), Player(server_a.url, "guest")
+        creator = Player.register_at(server_a.url, "host")
+        joiner = Player.register_at(server_a.url, "guest")
         match_id = _create(server_a.url, creator, 4)
         left, joined = race([lambda: _leave(server_a.url, creator, match_id),
                              lambda: _join(server_b.url, joiner, match_id)])
@@ -150,7 +157,8 @@ def test_the_creator_leaving_while_another_joins(server_a: Server, server_b: Ser
 def test_the_last_two_players_leaving_at_once(server_a: Server, server_b: Server,
                                               pg: Pg) -> None:
     for _ in range(ROUNDS):
-        creator, other = Player(server_a.url, "host"), Player(server_a.url, "other")
+        creator = Player.register_at(server_a.url, "host")
+        other = Player.register_at(server_a.url, "other")
         match_id = _create(server_a.url, creator, 4)
         assert _join(server_a.url, other, match_id).status_code == 200
         answers = race([lambda: _leave(server_a.url, creator, match_id),
@@ -163,7 +171,8 @@ def test_the_last_two_players_leaving_at_once(server_a: Server, server_b: Server
 
 def test_one_player_joining_thirty_times_at_once(server_a: Server, server_b: Server,
                                                  pg: Pg) -> None:
-    creator, eager = Player(server_a.url, "host"), Player(server_a.url, "eager")
+    creator = Player.register_at(server_a.url, "host")
+    eager = Player.register_at(server_a.url, "eager")
     match_id = _create(server_a.url, creator, 4)
     answers = race([lambda b=b: _join(b, eager, match_id)
                     for b in [server_a.url, server_b.url] * 15])

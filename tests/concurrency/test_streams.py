@@ -3,7 +3,6 @@ happen, resumed with Last-Event-ID, spectators, the heartbeat, the per-client ca
 database connection while idle, the inbox, and the answer at once on shutdown."""
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -11,24 +10,17 @@ from typing import Any
 import pytest
 import requests
 
-from tests.concurrency.helpers import TIMEOUT, Pg, Player, Table
-from tests.concurrency.servers import Server
-from tests.concurrency.sse import Stream
+from tests.support.database import Pg
+from tests.support.player import TIMEOUT, Player
+from tests.support.remote import Table
+from tests.support.servers import Server, server_in_testing_mode
+from tests.support.sse import Stream
 
 CAP = 3
 
 
 def _server(database_url: str, name: str, **env: str) -> Server:
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        server = Server(name, database_url)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    server = server_in_testing_mode(name, database_url, **env)
     server.wait_healthy()
     return server
 
@@ -43,7 +35,7 @@ def server(database_url: str) -> Iterator[Server]:
 
 
 def _stream(server: Server, table: Table, seat: int | None, **headers: str) -> Stream:
-    auth = table.players[seat].headers() if seat is not None else {}
+    auth = table.players[seat].headers if seat is not None else {}
     stream = Stream(f"{server.url}/v1/matches/{table.id}/stream", {**auth, **headers})
     assert stream.status == 200, stream.response.text
     assert stream.response.headers["Content-Type"].startswith("text/event-stream")
@@ -51,7 +43,7 @@ def _stream(server: Server, table: Table, seat: int | None, **headers: str) -> S
 
 
 def _log(server: Server, table: Table, seat: int | None, after: int = 0) -> list[dict[str, Any]]:
-    headers = table.players[seat].headers() if seat is not None else {}
+    headers = table.players[seat].headers if seat is not None else {}
     r = requests.get(f"{server.url}/v1/matches/{table.id}/events",
                      params={"after": after, "limit": 500}, headers=headers, timeout=TIMEOUT)
     assert r.status_code == 200, r.text
@@ -109,8 +101,8 @@ def test_last_event_id_resumes_with_nothing_lost_or_repeated(server: Server) -> 
 
 
 def test_a_spectator_streams_a_public_match_without_hidden_cards(server: Server) -> None:
-    ana, bia = Player(server.url, "ana"), Player(server.url, "bia")
-    r = requests.post(f"{server.url}/v1/matches", headers=ana.headers(), timeout=TIMEOUT,
+    ana, bia = Player.register_at(server.url, "ana"), Player.register_at(server.url, "bia")
+    r = requests.post(f"{server.url}/v1/matches", headers=ana.headers, timeout=TIMEOUT,
                       json={"players": 2, "visibility": "public"})
     match_id = r.json()["id"]
     stream = Stream(f"{server.url}/v1/matches/{match_id}/stream", {"Last-Event-ID": "0"})
@@ -119,7 +111,7 @@ def test_a_spectator_streams_a_public_match_without_hidden_cards(server: Server)
         _, waiting = stream.until_view()
         assert waiting.json()["status"] == "waiting" and waiting.json()["you"] is None
         joined = requests.post(f"{server.url}/v1/matches/{match_id}/join",
-                               headers=bia.headers(), json={}, timeout=TIMEOUT)
+                               headers=bia.headers, json={}, timeout=TIMEOUT)
         assert joined.status_code == 200
         events, view = stream.until_view()
         if view.json()["status"] != "active":
@@ -151,7 +143,7 @@ def test_streams_count_in_the_per_client_cap(server: Server) -> None:
     for stream in held:
         stream.until_view()
     over = requests.get(f"{server.url}/v1/matches/{table.id}/stream",
-                        headers=table.players[0].headers(), timeout=TIMEOUT)
+                        headers=table.players[0].headers, timeout=TIMEOUT)
     assert over.status_code == 429
     assert over.json()["code"] == "rate_limited" and over.headers["Retry-After"]
     other = _stream(server, table, 1)  # another client is not counted with the first
@@ -159,7 +151,7 @@ def test_streams_count_in_the_per_client_cap(server: Server) -> None:
     deadline = time.monotonic() + 5
     while True:  # the slot is given back once the server sees the client gone
         again = requests.get(f"{server.url}/v1/matches/{table.id}/stream", stream=True,
-                             headers=table.players[0].headers(), timeout=TIMEOUT)
+                             headers=table.players[0].headers, timeout=TIMEOUT)
         if again.status_code == 200 or time.monotonic() > deadline:
             break
         time.sleep(0.2)
@@ -171,9 +163,10 @@ def test_streams_count_in_the_per_client_cap(server: Server) -> None:
 
 def test_idle_streams_hold_no_database_connection(server: Server, pg: Pg) -> None:
     table = Table(server.url)
-    watchers = [Player(server.url, f"fan{i}") for i in range(10)]  # (each its own client)
+    # (each its own client)
+    watchers = [Player.register_at(server.url, f"fan{i}") for i in range(10)]
     streams = [_stream(server, table, i % 2) for i in range(2)] + [
-        Stream(f"{server.url}/v1/matches/{table.id}/stream", w.headers()) for w in watchers]
+        Stream(f"{server.url}/v1/matches/{table.id}/stream", w.headers) for w in watchers]
     try:
         for stream in streams:
             stream.until_view()
@@ -195,7 +188,7 @@ def test_idle_streams_hold_no_database_connection(server: Server, pg: Pg) -> Non
 def test_the_inbox_stream_tells_when_it_becomes_my_turn(server: Server) -> None:
     table = Table(server.url)
     waiting = table.to_act()
-    stream = Stream(f"{server.url}/v1/me/stream", table.players[1 - waiting].headers())
+    stream = Stream(f"{server.url}/v1/me/stream", table.players[1 - waiting].headers)
     try:
         assert stream.status == 200
         first = stream.next()
@@ -208,7 +201,7 @@ def test_the_inbox_stream_tells_when_it_becomes_my_turn(server: Server) -> None:
         (item,) = update.json()["items"]
         assert item["id"] == table.id and item["your_turn"] is True
         mine = requests.get(f"{server.url}/v1/me/matches", params={"your_turn": "true"},
-                            headers=table.players[1 - waiting].headers(), timeout=TIMEOUT)
+                            headers=table.players[1 - waiting].headers, timeout=TIMEOUT)
         assert update.json() == mine.json()
     finally:
         stream.close()

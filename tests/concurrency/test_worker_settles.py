@@ -7,8 +7,8 @@ from typing import Any
 
 import requests
 
-from tests.concurrency.helpers import TIMEOUT, Player
-from tests.concurrency.servers import Server
+from tests.support.player import TIMEOUT, Player
+from tests.support.servers import Server
 
 
 def _duel_rating(base: str, player: Player) -> dict[str, Any]:
@@ -18,14 +18,14 @@ def _duel_rating(base: str, player: Player) -> dict[str, Any]:
 
 
 def test_the_worker_rates_a_resigned_duel_once(server_a: Server, server_b: Server) -> None:
-    ana, bia = Player(server_a.url, "ana"), Player(server_a.url, "bia")
-    r = requests.post(f"{server_a.url}/v1/matches", headers=ana.headers(), json={"seat": 0},
+    ana, bia = Player.register_at(server_a.url, "ana"), Player.register_at(server_a.url, "bia")
+    r = requests.post(f"{server_a.url}/v1/matches", headers=ana.headers, json={"seat": 0},
                       timeout=TIMEOUT)
     match_id = r.json()["id"]
-    assert requests.post(f"{server_b.url}/v1/matches/{match_id}/join", headers=bia.headers(),
+    assert requests.post(f"{server_b.url}/v1/matches/{match_id}/join", headers=bia.headers,
                          json={}, timeout=TIMEOUT).status_code == 200
     assert requests.post(f"{server_b.url}/v1/matches/{match_id}/resign",
-                         headers=bia.headers(), timeout=TIMEOUT).status_code == 200
+                         headers=bia.headers, timeout=TIMEOUT).status_code == 200
     deadline = time.monotonic() + 10
     while _duel_rating(server_a.url, ana)["rated_matches"] == 0:
         assert time.monotonic() < deadline, "no worker settled the match"

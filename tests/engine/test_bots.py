@@ -1,7 +1,7 @@
 """The built-in bots: legal, blind to hidden cards, deterministic, and sensible where it is plain.
 
 Positions come from random legal play over 2, 4 and 6 players, both rulesets and random options
-(the configurations of test_properties), plus a few fixed deals.
+(the configurations of tests/support/match_configs.py), plus a few fixed deals.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from engine.bots import hard as hard_bot
 from engine.bots.hard import choose_hard
 from engine.determinize import determinize, seat_knowledge
 from engine.knowledge import partners_seen
-from tests.engine.test_properties import match_configs
+from tests.support.match_configs import match_configs
 
 FAST_HARD = 12
 """Playouts per decision for the hard bot in the many-position tests (the search is the same)."""

@@ -1,7 +1,7 @@
 """Engine-only: the "strength order" lines of RULES.md §14 (R-01 .. R-04) through engine.cards.
 
-The scenario data (tests/scenarios.py) checks these through hand.manilhas and trick outcomes,
-which is all the view shows; here the full orders are pinned on the engine's strength table.
+The scenario data (tests/support/scenarios.py) checks these through hand.manilhas and trick
+outcomes, which is all the view shows; here the full orders are pinned on the engine's strength table.
 """
 from __future__ import annotations
 

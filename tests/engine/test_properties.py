@@ -10,24 +10,10 @@ from hypothesis import strategies as st
 
 import engine
 from engine import DECK, IllegalAction, InvalidAction, MatchState
+from tests.support.match_configs import match_configs
 
-OPTION_VALUES: dict[str, list[Any]] = {
-    **{k: list(v) for k, v in engine.OPTION_CHOICES.items()},
-    "first_dealer": ["random", 0, 1],
-    "iron_hand_value": [1, 3, 20],
-}
 CARDS = set(DECK)
 MAX_STEPS = 3000
-
-
-@st.composite
-def match_configs(draw: st.DrawFn) -> dict[str, Any]:
-    options = {name: draw(st.sampled_from(values)) for name, values in OPTION_VALUES.items()
-               if draw(st.booleans())}
-    start = draw(st.sampled_from([None, [0, 0], [11, 3], [4, 11], [11, 11], [10, 10], [9, 10]]))
-    return {"players": draw(st.sampled_from([2, 4, 6])),
-            "ruleset": draw(st.sampled_from(["paulista", "mineiro"])),
-            "options": options, "seed": draw(st.integers(0, 2**31)), "start_score": start}
 
 
 def candidate_actions(state: MatchState, rng: random.Random) -> list[dict[str, Any]]:

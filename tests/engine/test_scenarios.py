@@ -1,4 +1,4 @@
-"""RULES.md §14 scenarios (tests/scenarios.py) run against the engine."""
+"""RULES.md §14 scenarios (tests/support/scenarios.py) run against the engine."""
 from __future__ import annotations
 
 import json
@@ -6,8 +6,8 @@ import json
 import pytest
 
 import engine
-from tests.scenario_runner import run_scenario
-from tests.scenarios import SCENARIOS
+from tests.support.scenario_runner import run_scenario
+from tests.support.scenarios import SCENARIOS
 
 
 def _jsonish(value):

@@ -6,22 +6,21 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import migrate_to_head
-from tests.reliability.own_pg import OwnPostgres
-from tests.reliability.prod_server import ProdServer, running
+from tests.support.database import EmbeddedPostgres, migrate_to_head
+from tests.support.servers import Server, running
 
 
 @pytest.fixture(scope="module")
-def prod_server(database_url: str) -> Iterator[ProdServer]:
+def prod_server(database_url: str) -> Iterator[Server]:
     """One production-mode gunicorn (1 gevent worker) on the session database."""
     with running("prod", database_url, {"TRUCO_BODY_TIMEOUT": "2"}) as server:
         yield server
 
 
 @pytest.fixture()
-def own_pg() -> Iterator[OwnPostgres]:
+def own_pg() -> Iterator[EmbeddedPostgres]:
     """A private PostgreSQL, migrated, that the test may stop, pause and restart."""
-    pg = OwnPostgres()
+    pg = EmbeddedPostgres()
     try:
         migrate_to_head(pg.start())
         yield pg

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reliability.prod_server import ProdServer
-from tests.reliability.rawhttp import Answer, exchange, post
+from tests.support.rawhttp import Answer, exchange, post
+from tests.support.servers import Server
 
 PROBLEM = "application/problem+json"
 
@@ -18,12 +18,12 @@ def _problem(answer: Answer, status: int, code: str) -> dict:
     return body
 
 
-def _no_traceback(server: ProdServer) -> None:
+def _no_traceback(server: Server) -> None:
     text = server.log_text()
     assert "Traceback" not in text and "Unhandled error" not in text, text
 
 
-def test_integer_of_5000_digits_is_422(prod_server: ProdServer) -> None:
+def test_integer_of_5000_digits_is_422(prod_server: Server) -> None:
     body = b'{"name": "ana", "bot": ' + b"9" * 5000 + b"}"
     answer = exchange(prod_server.port, post("/v1/players", body))
     problem = _problem(answer, 422, "validation_error")
@@ -31,20 +31,20 @@ def test_integer_of_5000_digits_is_422(prod_server: ProdServer) -> None:
     _no_traceback(prod_server)
 
 
-def test_chunked_body_with_a_bad_chunk_size_is_400(prod_server: ProdServer) -> None:
+def test_chunked_body_with_a_bad_chunk_size_is_400(prod_server: Server) -> None:
     request = post("/v1/players", b"", "Transfer-Encoding: chunked").replace(
         b"Content-Length: 0\r\n", b"") + b"zz\r\nabc\r\n0\r\n\r\n"
     _problem(exchange(prod_server.port, request), 400, "bad_request")
     _no_traceback(prod_server)
 
 
-def test_chunked_body_over_64_kib_is_413(prod_server: ProdServer) -> None:
+def test_chunked_body_over_64_kib_is_413(prod_server: Server) -> None:
     body = b'{"name": "' + b"a" * 70_000 + b'"}'
     answer = exchange(prod_server.port, post("/v1/players", body, chunked=True))
     _problem(answer, 413, "payload_too_large")
 
 
-def test_small_chunked_body_is_still_accepted(prod_server: ProdServer) -> None:
+def test_small_chunked_body_is_still_accepted(prod_server: Server) -> None:
     answer = exchange(prod_server.port, post("/v1/players", b'{"name": "ana"}', chunked=True))
     assert answer.status == 201, answer
     assert answer.json()["name"] == "ana"
@@ -57,5 +57,5 @@ def test_small_chunked_body_is_still_accepted(prod_server: ProdServer) -> None:
     (b"GE\x01T / HTTP/1.1\r\nHost: t\r\n\r\n", 400, "bad_request"),
 ])
 def test_gunicorn_rejections_are_problem_json(
-        prod_server: ProdServer, request_bytes: bytes, status: int, code: str) -> None:
+        prod_server: Server, request_bytes: bytes, status: int, code: str) -> None:
     _problem(exchange(prod_server.port, request_bytes), status, code)

@@ -9,19 +9,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.reliability.prod_server import ProdServer, running
-from tests.reliability.rawhttp import connect, exchange
+from tests.support.rawhttp import connect, exchange
+from tests.support.servers import Server, running
 
 HEALTH = b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 
 
 @pytest.fixture()
-def capped(database_url: str) -> Iterator[ProdServer]:
+def capped(database_url: str) -> Iterator[Server]:
     with running("capped", database_url, {"TRUCO_MAX_CONNECTIONS_PER_CLIENT": "3"}) as server:
         yield server
 
 
-def test_connections_past_the_cap_per_address_are_refused_at_once(capped: ProdServer) -> None:
+def test_connections_past_the_cap_per_address_are_refused_at_once(capped: Server) -> None:
     held = [connect(capped.port) for _ in range(3)]
     try:
         for sock in held:

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 import requests
 
-from tests.concurrency.helpers import Pg, Player
-from tests.concurrency.servers import Server
-from tests.reliability.crash_clients import SeatClient, run_all
+from tests.support.crash_clients import SeatClient, run_all
+from tests.support.database import Pg
+from tests.support.player import Player
+from tests.support.servers import Server, server_in_testing_mode
 
 MATCHES = 8
 """Four human-vs-human matches and four human-vs-`random`-bot matches (the worker moves)."""
@@ -25,7 +26,8 @@ DEADLINE_SECONDS = 45
 @pytest.fixture()
 def crash_servers(database_url: str) -> Iterator[list[Server]]:
     """Two gunicorn servers on the session database; the first runs the background worker."""
-    servers = [Server("crash-a", database_url), Server("crash-b", database_url, worker=False)]
+    servers = [server_in_testing_mode("crash-a", database_url),
+               server_in_testing_mode("crash-b", database_url, worker=False)]
     try:
         for server in servers:
             server.wait_healthy()
@@ -44,11 +46,11 @@ def _match(base: str, creator: Player, other: Player | None) -> str:
                             "visibility": "private"}
     if other is None:
         body["bots"] = [{"seat": 1, "level": "random"}]
-    r = requests.post(f"{base}/v1/matches", json=body, headers=creator.headers(), timeout=10)
+    r = requests.post(f"{base}/v1/matches", json=body, headers=creator.headers, timeout=10)
     assert r.status_code == 201, r.text
     match_id = r.json()["id"]
     if other is not None:
-        r = requests.post(f"{base}/v1/matches/{match_id}/join", headers=other.headers(),
+        r = requests.post(f"{base}/v1/matches/{match_id}/join", headers=other.headers,
                           json={"seat": 1, "invite_code": r.json()["invite_code"]}, timeout=10)
         assert r.status_code == 200, r.text
     return match_id
@@ -59,7 +61,9 @@ def _clients(servers: list[Server]) -> list[SeatClient]:
     clients = []
     for i in range(MATCHES):
         bot = i % 2 == 1
-        players = [Player(urls[0], f"c{i}a")] + ([] if bot else [Player(urls[0], f"c{i}b")])
+        players = [Player.register_at(urls[0], f"c{i}a")]
+        if not bot:
+            players.append(Player.register_at(urls[0], f"c{i}b"))
         match_id = _match(urls[i % 2], players[0], None if bot else players[1])
         clients += [SeatClient(urls, match_id, seat, p.token, seed=100 * i + seat)
                     for seat, p in enumerate(players)]

@@ -11,16 +11,17 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from tests.reliability.own_pg import OwnPostgres
-from tests.reliability.prod_server import ProdServer, new_token
+from tests.support.database import EmbeddedPostgres
+from tests.support.remote import new_token
+from tests.support.servers import Server, production_server
 
 # The defaults: connect 3 s, statement 4 s (+1 s client margin), pool 3 s.
 WORST_WAIT = 3 + 4 + 1 + 3
 
 
 @pytest.fixture()
-def server(own_pg: OwnPostgres) -> Iterator[ProdServer]:
-    started = ProdServer("outage", own_pg.url, {"TRUCO_RATE_REGISTER": ""})
+def server(own_pg: EmbeddedPostgres) -> Iterator[Server]:
+    started = production_server("outage", own_pg.url, {"TRUCO_RATE_REGISTER": ""})
     try:
         started.wait_healthy()
         yield started
@@ -67,7 +68,7 @@ def _recovers(base: str, within: float) -> float:
 
 
 def test_stopped_database_is_503_without_tracebacks(
-        server: ProdServer, own_pg: OwnPostgres) -> None:
+        server: Server, own_pg: EmbeddedPostgres) -> None:
     token = new_token(server.url)
     own_pg.stop()
     started = time.monotonic()
@@ -90,7 +91,7 @@ def test_stopped_database_is_503_without_tracebacks(
 
 
 def test_paused_database_waits_are_bounded_then_503(
-        server: ProdServer, own_pg: OwnPostgres) -> None:
+        server: Server, own_pg: EmbeddedPostgres) -> None:
     token = new_token(server.url)
     assert requests.get(f"{server.url}/readyz", timeout=5).status_code == 200
     own_pg.pause()

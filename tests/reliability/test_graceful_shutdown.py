@@ -6,8 +6,9 @@ import time
 
 import requests
 
-from tests.concurrency.helpers import Background, Player, long_poll
-from tests.reliability.prod_server import ProdServer
+from tests.support.player import Player
+from tests.support.remote import Background, long_poll
+from tests.support.servers import production_server
 
 POLLS_PER_KIND = 5
 GRACEFUL_TIMEOUT = 10
@@ -15,25 +16,25 @@ GRACEFUL_TIMEOUT = 10
 
 
 def test_sigterm_answers_every_held_long_poll(database_url: str) -> None:
-    server = ProdServer("graceful", database_url, {
+    server = production_server("graceful", database_url, {
         "GUNICORN_CMD_ARGS": f"--graceful-timeout {GRACEFUL_TIMEOUT}",
         "TRUCO_RATE_REGISTER": ""})
     try:
         server.wait_healthy()
         base = server.url
-        player = Player(base, "grace")
-        r = requests.post(f"{base}/v1/matches", json={}, headers=player.headers(), timeout=10)
+        player = Player.register_at(base, "grace")
+        r = requests.post(f"{base}/v1/matches", json={}, headers=player.headers, timeout=10)
         assert r.status_code == 201, r.text
         match_id, etag = r.json()["id"], r.headers["ETag"]
-        after = requests.get(f"{base}/v1/matches/{match_id}/events", headers=player.headers(),
+        after = requests.get(f"{base}/v1/matches/{match_id}/events", headers=player.headers,
                              timeout=10).json()["next_after"]
 
         views = [long_poll(f"{base}/v1/matches/{match_id}", 30,
-                           player.headers(**{"If-None-Match": etag}))
+                           player.headers_with(**{"If-None-Match": etag}))
                  for _ in range(POLLS_PER_KIND)]
-        events = [long_poll(f"{base}/v1/matches/{match_id}/events", 30, player.headers(),
+        events = [long_poll(f"{base}/v1/matches/{match_id}/events", 30, player.headers,
                             {"after": after}) for _ in range(POLLS_PER_KIND)]
-        inbox = [long_poll(f"{base}/v1/me/matches", 30, player.headers(),
+        inbox = [long_poll(f"{base}/v1/me/matches", 30, player.headers,
                            {"your_turn": "true"}) for _ in range(POLLS_PER_KIND)]
         polls: list[Background] = views + events + inbox
         time.sleep(1.0)

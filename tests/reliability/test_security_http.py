@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import requests
 
-from tests.reliability.prod_server import ProdServer
+from tests.support.servers import Server
 
 
-def test_a_declared_body_over_64_kib_is_413_problem_json(prod_server: ProdServer) -> None:
+def test_a_declared_body_over_64_kib_is_413_problem_json(prod_server: Server) -> None:
     r = requests.post(f"{prod_server.url}/v1/players", data=b"{" + b" " * (64 * 1024) + b"}",
                       headers={"Content-Type": "application/json"}, timeout=10)
     assert r.status_code == 413
@@ -16,7 +16,7 @@ def test_a_declared_body_over_64_kib_is_413_problem_json(prod_server: ProdServer
     assert r.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_production_answers_carry_the_security_headers(prod_server: ProdServer) -> None:
+def test_production_answers_carry_the_security_headers(prod_server: Server) -> None:
     for path, policy_start in [("/healthz", "default-src 'none'; frame-ancestors"),
                                ("/v1/matches/m_nope", "default-src 'none'; frame-ancestors"),
                                ("/docs", "default-src 'none'; script-src 'self' 'sha256-")]:

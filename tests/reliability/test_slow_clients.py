@@ -8,8 +8,9 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tests.reliability.prod_server import ProdServer, new_token
-from tests.reliability.rawhttp import connect, exchange, read_all
+from tests.support.rawhttp import connect, exchange, read_all
+from tests.support.remote import new_token
+from tests.support.servers import Server, production_server
 
 CAP = 3
 BODY_TIMEOUT = 2
@@ -17,9 +18,9 @@ WORKER_CONNECTIONS = 40
 
 
 @pytest.fixture(scope="module")
-def server(database_url: str) -> Iterator[ProdServer]:
+def server(database_url: str) -> Iterator[Server]:
     """One worker of 40 connections, bodies within 2 s, 3 long polls per client."""
-    started = ProdServer("slots", database_url, {
+    started = production_server("slots", database_url, {
         "TRUCO_BODY_TIMEOUT": str(BODY_TIMEOUT),
         "TRUCO_MAX_POLLS_PER_CLIENT": str(CAP),
         "TRUCO_RATE_REGISTER": "",
@@ -51,7 +52,7 @@ def _etag(base: str, match_id: str, token: str | None = None) -> str:
                         ).headers["ETag"]
 
 
-def test_half_sent_body_is_408_after_the_body_timeout(server: ProdServer) -> None:
+def test_half_sent_body_is_408_after_the_body_timeout(server: Server) -> None:
     with connect(server.port) as sock:
         started = time.monotonic()
         sock.sendall(b"POST /v1/players HTTP/1.1\r\nHost: t\r\nContent-Type: application/json"
@@ -63,7 +64,7 @@ def test_half_sent_body_is_408_after_the_body_timeout(server: ProdServer) -> Non
     assert BODY_TIMEOUT - 0.2 < answer.elapsed < BODY_TIMEOUT + 2
 
 
-def test_body_trickled_a_byte_a_second_is_cut_at_the_deadline(server: ProdServer) -> None:
+def test_body_trickled_a_byte_a_second_is_cut_at_the_deadline(server: Server) -> None:
     with connect(server.port) as sock:
         started = time.monotonic()
         sock.sendall(b"POST /v1/players HTTP/1.1\r\nHost: t\r\nContent-Type: application/json"
@@ -81,7 +82,7 @@ def test_body_trickled_a_byte_a_second_is_cut_at_the_deadline(server: ProdServer
     assert answer.elapsed < BODY_TIMEOUT + 3
 
 
-def test_half_sent_headers_are_dropped_after_the_keepalive_timeout(server: ProdServer) -> None:
+def test_half_sent_headers_are_dropped_after_the_keepalive_timeout(server: Server) -> None:
     with connect(server.port) as sock:
         started = time.monotonic()
         sock.sendall(b"POST /v1/players HTTP/1.1\r\nHost: t\r\nContent-Ty")
@@ -91,7 +92,7 @@ def test_half_sent_headers_are_dropped_after_the_keepalive_timeout(server: ProdS
     assert answer.elapsed < 8
 
 
-def test_abandoned_long_polls_free_their_slots_at_once(server: ProdServer) -> None:
+def test_abandoned_long_polls_free_their_slots_at_once(server: Server) -> None:
     """45 long polls on a 40-connection worker, abandoned: /healthz answers at once after."""
     match_id = _public_match(server.url)
     clients = [(token, _etag(server.url, match_id, token))
@@ -115,7 +116,7 @@ def test_abandoned_long_polls_free_their_slots_at_once(server: ProdServer) -> No
     assert elapsed < 2
 
 
-def test_long_polls_are_capped_per_token(server: ProdServer) -> None:
+def test_long_polls_are_capped_per_token(server: Server) -> None:
     match_id = _public_match(server.url)
     token, other = new_token(server.url), new_token(server.url)
     etag = _etag(server.url, match_id, token)
@@ -147,7 +148,7 @@ def test_long_polls_are_capped_per_token(server: ProdServer) -> None:
             sock.recv(1)
 
 
-def test_anonymous_long_polls_are_capped_per_address(server: ProdServer) -> None:
+def test_anonymous_long_polls_are_capped_per_address(server: Server) -> None:
     match_id = _public_match(server.url)
     etag = _etag(server.url, match_id)
     held = [connect(server.port) for _ in range(CAP)]

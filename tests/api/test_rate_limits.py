@@ -1,0 +1,109 @@
+"""Rate limits on registration (per address), actions and match creation (per player), shared
+by every process through PostgreSQL: 429 problem+json. And the cap on waiting matches."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from app import create_app
+from tests.support.api import run_worker
+
+LIMITS = {"RATE_LIMIT_REGISTER": "3/60", "RATE_LIMIT_ACTION": "2/60",
+          "RATE_LIMIT_CREATE": "4/60"}
+
+
+def _limited_app(database_url: str, **config: Any) -> Any:
+    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url,
+                       **LIMITS, **config})
+
+
+@pytest.fixture()
+def limited_app(database_url: str, clean_db: None) -> Any:
+    return _limited_app(database_url)
+
+
+@pytest.fixture()
+def limited_client(limited_app: Any) -> Any:
+    return limited_app.test_client()
+
+
+def test_registration_is_limited_per_address(limited_client: Any) -> None:
+    codes = [limited_client.post("/v1/players", json={"name": f"p{i}"}).status_code
+             for i in range(4)]
+    assert codes == [201, 201, 201, 429]
+    r = limited_client.post("/v1/players", json={"name": "late"})
+    assert r.status_code == 429
+    assert r.headers["Content-Type"] == "application/problem+json"
+    assert r.json["code"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
+    assert type(r.json["retry_after"]) is int  # whole seconds, as openapi.yaml says
+    assert r.json["retry_after"] == int(r.headers["Retry-After"])
+
+
+def test_actions_are_limited_per_player_and_a_limited_action_changes_nothing(
+        limited_app: Any, limited_client: Any) -> None:
+    token = limited_client.post("/v1/players", json={"name": "ana"}).json["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    match = limited_client.post("/v1/matches", headers=auth, json={
+        "players": 2, "bots": [{"seat": 1, "level": "random"}], "seed": 3}).json
+    url = f"/v1/matches/{match['id']}/actions"
+    statuses = []
+    for _ in range(3):
+        run_worker(limited_app)  # the bot's answers
+        view = limited_client.get(f"/v1/matches/{match['id']}", headers=auth).json
+        r = limited_client.post(url, headers=auth, json=view["legal_actions"][0])
+        statuses.append(r.status_code)
+    assert statuses == [200, 200, 429]
+    after = limited_client.get(f"/v1/matches/{match['id']}", headers=auth).json
+    assert after["version"] == view["version"]
+
+
+def test_limits_are_shared_by_every_process(database_url: str, clean_db: None) -> None:
+    """Two apps (as two worker processes would be) count against one window."""
+    one, two = (_limited_app(database_url).test_client() for _ in range(2))
+    codes = [c.post("/v1/players", json={"name": f"p{i}"}).status_code
+             for i, c in enumerate([one, two, one, two])]
+    assert codes == [201, 201, 201, 429]
+
+
+def test_retry_after_is_a_whole_number_of_seconds(limited_client: Any) -> None:
+    for i in range(4):
+        r = limited_client.post("/v1/players", json={"name": f"p{i}"})
+    assert r.status_code == 429
+    assert isinstance(r.json["retry_after"], int) and 1 <= r.json["retry_after"] <= 60
+    assert r.headers["Retry-After"] == str(r.json["retry_after"])
+
+
+def test_a_window_starts_again_after_its_period(database_url: str, clean_db: None) -> None:
+    client = _limited_app(database_url, RATE_LIMIT_REGISTER="1/0.5").test_client()
+    assert client.post("/v1/players", json={"name": "a"}).status_code == 201
+    assert client.post("/v1/players", json={"name": "b"}).status_code == 429
+    time.sleep(0.6)
+    assert client.post("/v1/players", json={"name": "c"}).status_code == 201
+
+
+def test_match_creation_is_limited_per_player(limited_client: Any) -> None:
+    auth = {"Authorization": "Bearer "
+            + limited_client.post("/v1/players", json={"name": "ana"}).json["token"]}
+    codes = [limited_client.post("/v1/matches", headers=auth,
+                                 json={"visibility": "private"}).status_code for _ in range(5)]
+    assert codes == [201, 201, 201, 201, 429]
+
+
+def test_waiting_matches_per_player_are_capped(database_url: str, clean_db: None) -> None:
+    client = _limited_app(database_url, RATE_LIMIT_CREATE="", MAX_WAITING_MATCHES=3
+                          ).test_client()
+    auth = {"Authorization": "Bearer "
+            + client.post("/v1/players", json={"name": "ana"}).json["token"]}
+    made = [client.post("/v1/matches", headers=auth, json={}) for _ in range(3)]
+    assert [r.status_code for r in made] == [201, 201, 201]
+    over = client.post("/v1/matches", headers=auth, json={})
+    assert over.status_code == 409 and over.json["code"] == "too_many_waiting_matches"
+    # a match against a bot starts at once and never waits: still allowed
+    bot = client.post("/v1/matches", headers=auth,
+                      json={"bots": [{"seat": 1, "level": "random"}]})
+    assert bot.status_code == 201 and bot.json["status"] == "active"
+    # leaving one frees a place
+    assert client.post(f"/v1/matches/{made[0].json['id']}/leave", headers=auth).status_code == 200
+    assert client.post("/v1/matches", headers=auth, json={}).status_code == 201

@@ -1,0 +1,147 @@
+"""openapi.yaml is generated from the code and committed: it must be in sync, and complete."""
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from app.http import schemas
+from engine.actions import _FIELDS
+from tests.support.spec import event_types_written
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _generate() -> str:
+    spec = importlib.util.spec_from_file_location("gen_openapi", ROOT / "scripts/gen_openapi.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.generate()
+
+
+def _spec() -> dict[str, Any]:
+    spec: dict[str, Any] = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    return spec
+
+
+def _parameters(spec: dict[str, Any], path: str, method: str) -> list[dict[str, Any]]:
+    """An operation's parameters, its path's included."""
+    item = spec["paths"][path]
+    return item.get("parameters", []) + item[method].get("parameters", [])
+
+
+def test_committed_openapi_matches_the_code() -> None:
+    committed = (ROOT / "openapi.yaml").read_text()
+    assert committed == _generate(), "run: python scripts/gen_openapi.py"
+
+
+def test_openapi_lists_every_api_md_endpoint() -> None:
+    spec = _spec()
+    expected = {
+        ("post", "/v1/players"), ("get", "/v1/players/me"), ("get", "/v1/players/{player_id}"),
+        ("get", "/v1/me/matches"), ("post", "/v1/matches"), ("get", "/v1/matches"),
+        ("get", "/v1/matches/{match_id}"), ("post", "/v1/matches/{match_id}/join"),
+        ("post", "/v1/matches/{match_id}/leave"), ("post", "/v1/matches/{match_id}/resign"),
+        ("post", "/v1/matches/{match_id}/actions"), ("get", "/v1/matches/{match_id}/events"),
+        ("get", "/v1/rulesets"), ("get", "/healthz"), ("get", "/readyz"),
+    }
+    found = {(method, path) for path, item in spec["paths"].items() for method in item}
+    assert expected <= found, expected - found
+    action = spec["paths"]["/v1/matches/{match_id}/actions"]["post"]
+    headers = {p["name"] for p in _parameters(spec, "/v1/matches/{match_id}/actions", "post")
+               if p["in"] == "header"}
+    assert {"If-Match", "Idempotency-Key"} <= headers
+    assert action["security"] == [{"bearerAuth": []}]
+    view = spec["components"]["schemas"]["MatchView"]["properties"]
+    for field in ("id", "version", "fixed_deals", "deadline", "seats", "score", "games",
+                  "winner_team", "you", "hand", "last_hand", "legal_actions", "rules"):
+        assert field in view, field
+
+
+QUERY_SCHEMAS = {
+    ("/v1/me/matches", "get"): "MyMatchesQuerySchema",
+    ("/v1/matches/{match_id}", "get"): "WaitQuerySchema",
+    ("/v1/matches", "get"): "LobbyQuerySchema",
+    ("/v1/matches/{match_id}/events", "get"): "EventsQuerySchema",
+}
+
+
+@pytest.mark.parametrize(("path", "method"), list(QUERY_SCHEMAS))
+def test_every_query_parameter_is_documented_beside_the_headers(path: str, method: str) -> None:
+    schema = getattr(schemas, QUERY_SCHEMAS[(path, method)])()
+    params = _parameters(_spec(), path, method)
+    assert {p["name"] for p in params if p["in"] == "query"} == set(schema.fields)
+    if path in ("/v1/me/matches", "/v1/matches/{match_id}"):
+        assert "If-None-Match" in {p["name"] for p in params if p["in"] == "header"}
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def test_nullable_objects_are_typed_references() -> None:
+    spec = _spec()
+    for node in _walk(spec):
+        assert "anyOf" not in node or all("$ref" in s for s in node["anyOf"]), node
+        if node.get("nullable") and "type" not in node:
+            assert len(node["allOf"]) == 1 and set(node["allOf"][0]) == {"$ref"}, node
+    view = spec["components"]["schemas"]["MatchView"]["properties"]
+    assert view["hand"] == {"allOf": [{"$ref": "#/components/schemas/Hand"}], "nullable": True}
+
+
+def test_actions_are_a_oneof_with_exactly_the_fields_the_engine_reads() -> None:
+    components = _spec()["components"]["schemas"]
+    action = components["Action"]
+    assert action["discriminator"]["propertyName"] == "type"
+    mapping = action["discriminator"]["mapping"]
+    assert set(mapping) == set(_FIELDS)
+    assert [ref["$ref"] for ref in action["oneOf"]] == list(mapping.values())
+    for kind, ref in mapping.items():
+        variant = components[ref.rsplit("/", 1)[1]]
+        assert set(variant["properties"]) == _FIELDS[kind], kind
+        assert variant["properties"]["type"]["enum"] == [kind]
+        assert variant["additionalProperties"] is False  # the server refuses other fields
+
+
+def test_every_event_type_has_its_schema() -> None:
+    event = _spec()["components"]["schemas"]["Event"]
+    mapping = event["discriminator"]["mapping"]
+    written = event_types_written()
+    assert {"player_joined", "player_left", "match_cancelled", "match_started", "hand_dealt",
+            "card_played", "hand_won", "match_won"} <= written
+    assert written <= set(mapping), written - set(mapping)
+    assert set(mapping) == written
+
+
+def test_error_answers_of_actions_have_problem_schemas_and_headers() -> None:
+    spec = _spec()
+    responses = spec["paths"]["/v1/matches/{match_id}/actions"]["post"]["responses"]
+
+    def schema(status: str) -> Any:
+        return responses[status]["content"]["application/problem+json"]["schema"]
+
+    assert schema("412") == {"$ref": "#/components/schemas/VersionMismatchProblem"}
+    assert schema("429") == {"$ref": "#/components/schemas/RateLimitedProblem"}
+    assert [s["$ref"].rsplit("/", 1)[1] for s in schema("422")["anyOf"]] == [
+        "IllegalActionProblem", "ValidationProblem", "Problem"]
+    assert set(responses["200"]["headers"]) == {"ETag", "Idempotent-Replayed"}
+    assert set(responses["412"]["headers"]) == {"ETag"}
+    assert set(responses["429"]["headers"]) == {"Retry-After"}
+    components = spec["components"]["schemas"]
+    assert components["RateLimitedProblem"]["properties"]["retry_after"]["type"] == "integer"
+    assert {"reason", "legal_actions"} <= set(components["IllegalActionProblem"]["required"])
+    created = spec["paths"]["/v1/matches"]["post"]["responses"]["201"]
+    assert set(created["headers"]) == {"ETag", "Location"}
+    assert set(spec["components"]["headers"]) == {"ETag", "Location", "Retry-After",
+                                                  "Idempotent-Replayed"}
