@@ -7,18 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    F1,
-    PROBLEM,
-    act,
-    assert_problem,
-    create,
-    deal,
-    full_match,
-    get_events,
-    register,
-    snapshot,
-)
+from tests.support.api import (F1, PROBLEM, act, assert_problem, create, deal, full_match,
+                               get_events, register, snapshot)
 
 SETUP = {"options": {"first_dealer": 3}, "deals": [deal(F1)]}  # seat 0 leads with 5c 3h 6c
 

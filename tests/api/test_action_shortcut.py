@@ -12,17 +12,8 @@ from typing import Any
 import pytest
 from werkzeug.test import EnvironBuilder
 
-from tests.support.api import (
-    D2_SETUP,
-    act_ok,
-    create,
-    db_scalar,
-    get_view,
-    join,
-    listening,
-    next_move,
-    register,
-)
+from tests.support.api import (D2_SETUP, act_ok, create, db_scalar, get_view, join, listening,
+                               next_move, register)
 
 FLASK = {"Origin": "https://elsewhere.example"}
 """(an Origin sends an action to Flask's path; CORS is off in the tests, so nothing else

@@ -12,17 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    act,
-    backend_gone,
-    create,
-    db_rows,
-    db_scalar,
-    get_events,
-    get_view,
-    register,
-    run_worker,
-)
+from tests.support.api import (act, backend_gone, create, db_rows, db_scalar, get_events,
+                               get_view, register, run_worker)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

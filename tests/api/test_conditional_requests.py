@@ -3,18 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.api import (
-    F1,
-    act,
-    act_ok,
-    assert_problem,
-    create,
-    deal,
-    full_match,
-    join,
-    register,
-    snapshot,
-)
+from tests.support.api import (F1, act, act_ok, assert_problem, create, deal, full_match, join,
+                               register, snapshot)
 
 SETUP = {"options": {"first_dealer": 3}, "deals": [deal(F1)]}
 

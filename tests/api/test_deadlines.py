@@ -9,22 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    F1,
-    act_ok,
-    assert_problem,
-    backend_gone,
-    create,
-    db_rows,
-    db_scalar,
-    deal,
-    full_match,
-    get_events,
-    get_view,
-    join,
-    register,
-    run_worker,
-)
+from tests.support.api import (F1, act_ok, assert_problem, backend_gone, create, db_rows,
+                               db_scalar, deal, full_match, get_events, get_view, join,
+                               register, run_worker)
 
 TIMEOUT = 600
 SETUP = {"options": {"first_dealer": 3}, "deals": [deal(F1)], "turn_timeout": TIMEOUT}

@@ -8,21 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    D2,
-    F1,
-    act_ok,
-    create,
-    db_rows,
-    deal,
-    deliver,
-    full_match,
-    get_events,
-    get_view,
-    my_matches,
-    register,
-    run_worker,
-)
+from tests.support.api import (D2, F1, act_ok, create, db_rows, deal, deliver, full_match,
+                               get_events, get_view, my_matches, register, run_worker)
 from tests.support.webhook_receiver import Receiver, receiver
 
 

@@ -7,22 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    F1,
-    act_ok,
-    assert_problem,
-    create,
-    db_rows,
-    deal,
-    full_match,
-    get_events,
-    get_view,
-    play_out,
-    random_step,
-    register,
-    replayed_and_stored,
-    run_worker,
-)
+from tests.support.api import (F1, act_ok, assert_problem, create, db_rows, deal, full_match,
+                               get_events, get_view, play_out, random_step, register,
+                               replayed_and_stored, run_worker)
 
 
 def _page(client: Any, match_id: str, query: str = "", player: Any = None) -> dict[str, Any]:

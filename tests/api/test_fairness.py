@@ -15,23 +15,9 @@ import pytest
 
 import engine
 from engine.deal import shuffled_cards
-from tests.support.api import (
-    D2,
-    act_ok,
-    assert_problem,
-    client_fetch,
-    create,
-    db_execute,
-    db_scalar,
-    deal,
-    full_match,
-    get_events,
-    get_view,
-    join,
-    register,
-    run_worker,
-    stored_secret,
-)
+from tests.support.api import (D2, act_ok, assert_problem, client_fetch, create, db_execute,
+                               db_scalar, deal, full_match, get_events, get_view, join,
+                               register, run_worker, stored_secret)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import verify_deals  # noqa: E402

@@ -8,15 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    REGISTERED,
-    assert_problem,
-    create,
-    db_scalar,
-    get_view,
-    my_matches,
-    register,
-)
+from tests.support.api import (REGISTERED, assert_problem, create, db_scalar, get_view,
+                               my_matches, register)
 
 BAD = ["ab", "a" * 21, "ana maria", "ana!", "ação", "ana\n", "", "ana.b", 7, ["ana"]]
 

@@ -8,21 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    F1,
-    F2,
-    R18,
-    act,
-    act_ok,
-    assert_no_leak,
-    card_strings,
-    deal,
-    full_match,
-    get_events,
-    get_view,
-    knowable_cards,
-    register,
-)
+from tests.support.api import (F1, F2, R18, act, act_ok, assert_no_leak, card_strings, deal,
+                               full_match, get_events, get_view, knowable_cards, register)
 
 NORMAL = {"options": {"first_dealer": 3}, "deals": [deal(F1)]}
 ALL_F1 = {c for hand in F1["hands"] for c in hand}

@@ -4,21 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.api import (
-    F1,
-    act,
-    act_ok,
-    assert_problem,
-    create,
-    db_rows,
-    db_scalar,
-    deal,
-    full_match,
-    get_view,
-    join,
-    register,
-    snapshot,
-)
+from tests.support.api import (F1, act, act_ok, assert_problem, create, db_rows, db_scalar,
+                               deal, full_match, get_view, join, register, snapshot)
 
 SETUP = {"options": {"first_dealer": 3}, "deals": [deal(F1)]}
 PLAY_5C = {"type": "play", "card": "5c"}

@@ -6,18 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    F1,
-    F2,
-    act,
-    act_ok,
-    action_set,
-    assert_illegal,
-    deal,
-    full_match,
-    get_view,
-    snapshot,
-)
+from tests.support.api import (F1, F2, act, act_ok, action_set, assert_illegal, deal,
+                               full_match, get_view, snapshot)
 
 NORMAL = {"options": {"first_dealer": 3}, "deals": [deal(F1)]}           # s0 leads: 5c 3h 6c
 ELEVEN = {"options": {"first_dealer": 3}, "deals": [deal(F2)], "start_score": [11, 5]}

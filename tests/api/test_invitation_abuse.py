@@ -9,14 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    assert_problem,
-    db_execute,
-    db_scalar,
-    full_match,
-    my_matches,
-    register,
-)
+from tests.support.api import (assert_problem, db_execute, db_scalar, full_match, my_matches,
+                               register)
 
 
 @pytest.fixture()

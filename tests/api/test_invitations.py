@@ -6,15 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    assert_problem,
-    create,
-    db_scalar,
-    get_events,
-    get_view,
-    join,
-    register,
-)
+from tests.support.api import (assert_problem, create, db_scalar, get_events, get_view, join,
+                               register)
 from tests.support.api import my_matches as _mine
 
 

@@ -6,18 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    D2,
-    F1,
-    PROBLEM,
-    assert_problem,
-    create,
-    db_scalar,
-    deal,
-    get_view,
-    join,
-    register,
-)
+from tests.support.api import (D2, F1, PROBLEM, assert_problem, create, db_scalar, deal,
+                               get_view, join, register)
 
 
 def _count(app: Any) -> int:

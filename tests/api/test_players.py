@@ -5,15 +5,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    PROBLEM,
-    REGISTERED,
-    assert_problem,
-    create,
-    db_scalar,
-    full_match,
-    register,
-)
+from tests.support.api import (PROBLEM, REGISTERED, assert_problem, create, db_scalar,
+                               full_match, register)
 
 
 def test_register_returns_the_token_once(client: Any, app: Any) -> None:

@@ -9,20 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    D2,
-    create,
-    db_scalar,
-    deal,
-    full_match,
-    get_view,
-    play_out,
-    profile,
-    register,
-    resigned_match,
-    run_worker,
-    settle_all,
-)
+from tests.support.api import (D2, create, db_scalar, deal, full_match, get_view, play_out,
+                               profile, register, resigned_match, run_worker, settle_all)
 
 NEW = {"rating": 1500.0, "mu": 1500.0, "sigma": 500.0, "provisional": True, "rated_matches": 0}
 

@@ -5,16 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.api import (
-    assert_problem,
-    create,
-    db_scalar,
-    full_match,
-    get_view,
-    join,
-    my_matches,
-    register,
-)
+from tests.support.api import (assert_problem, create, db_scalar, full_match, get_view, join,
+                               my_matches, register)
 
 
 def rematch(client: Any, match_id: str, player: Any) -> Any:

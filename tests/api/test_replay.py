@@ -8,19 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    act_ok,
-    assert_problem,
-    auth,
-    create,
-    db_execute,
-    full_match,
-    get_events,
-    get_view,
-    join,
-    register,
-    stored_secret,
-)
+from tests.support.api import (act_ok, assert_problem, auth, create, db_execute, full_match,
+                               get_events, get_view, join, register, stored_secret)
 
 Record = tuple[Any, int, dict[str, Any]]
 """(viewer, the last event's seq, the view it was served then)."""

@@ -5,15 +5,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    assert_problem,
-    create,
-    db_rows,
-    full_match,
-    get_events,
-    get_view,
-    register,
-)
+from tests.support.api import (assert_problem, create, db_rows, full_match, get_events,
+                               get_view, register)
 
 
 @pytest.mark.parametrize(("players", "resigner"), [(2, 0), (2, 1), (4, 2), (6, 3)])

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.api import (
-    assert_problem,
-    create,
-    db_rows,
-    db_scalar,
-    get_events,
-    get_view,
-    join,
-    register,
-)
+from tests.support.api import (assert_problem, create, db_rows, db_scalar, get_events,
+                               get_view, join, register)
 
 
 def _seats(app: Any, match_id: str) -> list[tuple[int, str | None]]:

@@ -10,19 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    act,
-    create,
-    db_rows,
-    db_scalar,
-    full_match,
-    get_events,
-    get_view,
-    join,
-    register,
-    run_worker,
-    stored_secret,
-)
+from tests.support.api import (act, create, db_rows, db_scalar, full_match, get_events,
+                               get_view, join, register, run_worker, stored_secret)
 
 HOOK = "http://127.0.0.1:9/hook"
 

@@ -15,16 +15,8 @@ from typing import Any
 import psycopg2
 from sqlalchemy import text
 
-from tests.support.api import (
-    backend_gone,
-    create,
-    db_rows,
-    db_scalar,
-    profile,
-    register,
-    resigned_match,
-    settle_all,
-)
+from tests.support.api import (backend_gone, create, db_rows, db_scalar, profile, register,
+                               resigned_match, settle_all)
 
 ROOT = Path(__file__).resolve().parents[2]
 

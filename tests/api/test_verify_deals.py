@@ -13,16 +13,8 @@ from typing import Any
 import pytest
 import requests
 
-from tests.support.api import (
-    act_ok,
-    client_fetch,
-    create,
-    full_match,
-    get_view,
-    register,
-    run_worker,
-    stored_secret,
-)
+from tests.support.api import (act_ok, client_fetch, create, full_match, get_view, register,
+                               run_worker, stored_secret)
 from tests.support.servers import Server, start_testing_servers
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "verify_deals.py"

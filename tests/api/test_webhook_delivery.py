@@ -13,20 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (
-    D2,
-    act_ok,
-    card_strings,
-    create,
-    db_rows,
-    deal,
-    deliver,
-    full_match,
-    get_view,
-    join,
-    register,
-    run_worker,
-)
+from tests.support.api import (D2, act_ok, card_strings, create, db_rows, deal, deliver,
+                               full_match, get_view, join, register, run_worker)
 from tests.support.webhook_receiver import Receiver, receiver
 
 ROOT = Path(__file__).resolve().parents[2]
