@@ -114,7 +114,7 @@ from bench.lib.clients import ActionClient, CounterClient, GetClient  # noqa: E4
 from bench.lib.database import Postgres, libpq_url, make_counters, migrate_to_head  # noqa: E402
 from bench.lib.held import WAIT_SECONDS, HeldRequests, raw_get, wait_until_idle  # noqa: E402
 from bench.lib.load import (PY_CLIENT, ClientProcs, Conn, Load, SliceResult,  # noqa: E402
-                            WrkLoad, measure_pair)
+                            WrkLoad, measure_pair, step_once)
 from bench.lib.processes import MeasuredServer, raise_nofile  # noqa: E402
 from bench.lib.report import Run, fmt, last_line, log, options, trouble_lines  # noqa: E402
 from bench.lib.stats import ms, percent, percentile, ratio, rounded  # noqa: E402
@@ -186,13 +186,7 @@ class ActionProbe:
             while not self._stop.is_set():
                 ok0 = self.res.ok
                 t0 = perf_counter()
-                try:
-                    self.client.step(conn, self.res)
-                except (OSError, http.client.HTTPException, ValueError, KeyError) as exc:
-                    self.res.errors += 1
-                    if len(self.res.error_samples) < 5:
-                        self.res.error_samples.append(f"{type(exc).__name__}: {exc}")
-                    self.client.reset_after_error()
+                step_once(self.client, conn, self.res)
                 if self.res.ok > ok0:
                     # the step's POST is its last request: its answer came just now
                     now = perf_counter()

@@ -98,6 +98,18 @@ Runner = Callable[[float], SliceResult]
 """Drives a server for a duration and gives the client side's figures."""
 
 
+def step_once(client: Client, conn: Conn, res: SliceResult) -> None:
+    """One step of `client`; a failed request is counted in `res` (with a sample of the
+    first few) and the client reset."""
+    try:
+        client.step(conn, res)
+    except (OSError, http.client.HTTPException, ValueError, KeyError) as exc:
+        res.errors += 1
+        if len(res.error_samples) < 5:
+            res.error_samples.append(f"{type(exc).__name__}: {exc}")
+        client.reset_after_error()
+
+
 def run_threads(port: int, clients: list[Client], duration: float,
                 start_at: float | None = None) -> SliceResult:
     """Each client's `step(conn, result)` in its own thread until `duration` passes (from
@@ -126,13 +138,7 @@ def run_threads(port: int, clients: list[Client], duration: float,
             count = 0
             while perf_counter() < deadline and count < MAX_REQUESTS_PER_THREAD:
                 count += 1
-                try:
-                    clients[i].step(conn, res)
-                except (OSError, http.client.HTTPException, ValueError, KeyError) as exc:
-                    res.errors += 1
-                    if len(res.error_samples) < 5:
-                        res.error_samples.append(f"{type(exc).__name__}: {exc}")
-                    clients[i].reset_after_error()
+                step_once(clients[i], conn, res)
         except threading.BrokenBarrierError:
             res.errors += 1
         finally:
