@@ -122,10 +122,10 @@ def _count_statements(engine: Any) -> None:
             kind = "NOTIFY"
         STATEMENTS[kind] = STATEMENTS.get(kind, 0) + 1
 
-    from app import prepared
+    from app.db import prepared
     real_run = prepared.run
 
-    def run(fairy: Any, statements: list[Any], params: dict[str, Any],
+    def run(conn: Any, statements: list[Any], params: dict[str, Any],
             begin: bool = False, commit: bool = False) -> Any:
         if begin:
             STATEMENTS["BEGIN"] = STATEMENTS.get("BEGIN", 0) + 1
@@ -133,7 +133,7 @@ def _count_statements(engine: Any) -> None:
             STATEMENTS[f"EXECUTE {one.name}"] = STATEMENTS.get(f"EXECUTE {one.name}", 0) + 1
         if commit:
             STATEMENTS["COMMIT"] = STATEMENTS.get("COMMIT", 0) + 1
-        return real_run(fairy, statements, params, begin, commit)
+        return real_run(conn, statements, params, begin, commit)
 
     prepared.run = run
 
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                           "RATE_LIMIT_ACTION": "", "RATE_LIMIT_CREATE": ""})
         client = app.test_client()
         with app.app_context():
-            from app.extensions import db
+            from app.db.extensions import db
             _count_statements(db.engine)
         player = Player(client, 7)
         player.get_view()  # the listener starts: the shortcuts take requests of known tokens
@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         if hub is not None:
             hub.close()
         with app.app_context():
-            from app.extensions import db
+            from app.db.extensions import db
             db.engine.dispose()
     finally:
         if pg is not None:

@@ -135,7 +135,7 @@ def migrate_to_head(database_url: str) -> None:
     from flask_migrate import upgrade
 
     from app import create_app
-    from app.extensions import db
+    from app.db.extensions import db
 
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
     chatter = io.StringIO()
