@@ -21,9 +21,6 @@ The last line of output is one JSON object with every figure.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import math
 import multiprocessing
 import os
 import platform
@@ -38,6 +35,8 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import engine
+from bench.lib.report import last_line, log, options
+from bench.lib.stats import percentile, wilson
 from engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose, choose_with
 from engine.bots.hard import choose_hard
 
@@ -47,19 +46,6 @@ CONFIGS = ((2, "paulista"), (2, "mineiro"), (4, "paulista"), (4, "mineiro"))
 QUICK_HARD_PLAYOUTS = 120
 MAX_ACTIONS = 5000
 
-
-def log(msg: str = "") -> None:
-    print(msg, flush=True)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score 95% interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def decide(level: str, view: dict[str, Any], rng: random.Random,
@@ -109,15 +95,9 @@ def time_hard(decisions: int, seed: int) -> list[float]:
     return timings
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="a few minutes: fewer matches, "
-                    f"hard at {QUICK_HARD_PLAYOUTS} playouts per decision")
+    ap = options(__doc__, "a few minutes: fewer matches, "
+                 f"hard at {QUICK_HARD_PLAYOUTS} playouts per decision")
     ap.add_argument("--duplicates", type=int, default=None,
                     help="duplicate pairs per pairing and configuration "
                          "(default 30, or 16 with --quick; hard pairings take half)")
@@ -176,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                     "hard_decisions_timed": len(timings), "quick": args.quick,
                     "hard_playouts_in_matches": hard_playouts or DEFAULT_PLAYOUTS,
                     "seconds": round(elapsed)})
-    log(json.dumps(summary))
+    last_line(summary)
     return 0
 
 

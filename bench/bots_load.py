@@ -58,11 +58,7 @@ import json
 import os
 import platform
 import random
-import selectors
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -75,42 +71,22 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.api import (
-    HOST,
-    Gunicorn,
-    Postgres,
-    Stop,
-    _cpu_seconds,
-    _parse_response,
-    _raise_stop,
-    _rss_kb,
-    call_json,
-    fmt,
-    fresh_request,
-    migrate_to_head,
-    percentile,
-    raw_get,
-    rounded,
-    scan_log,
-)
+from bench.lib.calls import call_json, fresh_request, register  # noqa: E402
+from bench.lib.database import Postgres, libpq_url, migrate_to_head  # noqa: E402
+from bench.lib.held import WAIT_SECONDS, HeldRequests, raw_get  # noqa: E402
+from bench.lib.processes import MeasuredServer  # noqa: E402
+from bench.lib.report import Run, fmt, last_line, log, options, trouble_lines  # noqa: E402
+from bench.lib.stats import percent, ratio, rounded, summary_ms  # noqa: E402
 
 perf_counter = time.perf_counter
-POLL_WAIT = 60
-"""Seconds each held long poll asks for (the API's maximum)."""
 CLIENT_WAIT = 30
 """`wait` of the bot match client's requests."""
 MATCH_TIMEOUT = 900.0
 """The bot match must end within this many seconds."""
 
 
-def log(msg: str = "") -> None:
-    print(msg, flush=True)
-
-
 def parse_args(argv=None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true",
-                    help="a minute or less: 500 long polls, 8 s baselines")
+    ap = options(__doc__, "a minute or less: 500 long polls, 8 s baselines")
     ap.add_argument("--waiters", type=int, default=None,
                     help="held long polls (default 1000, or 500 with --quick)")
     ap.add_argument("--baseline", type=float, default=None,
@@ -134,187 +110,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     if args.waiters < 0 or args.baseline <= 0 or args.probe_ms <= 0 or args.matches < 1:
         ap.error("--waiters must be >= 0, --matches >= 1, --baseline and --probe-ms > 0")
     return args
-
-
-# --------------------------------------------------------------------------------------------
-# Processes
-# --------------------------------------------------------------------------------------------
-
-class BotWorker:
-    """`python -m app.worker` in a process group of its own."""
-
-    def __init__(self, env: dict[str, str], logdir: Path, root: Path = ROOT) -> None:
-        """`root`: the code tree to run (bench/fair_bots.py runs a commit's too)."""
-        self.log_path = logdir / "worker.log"
-        self._log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.worker"], cwd=root, env={**os.environ, **env},
-            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True)
-
-    def cpu_seconds(self) -> float:
-        return _cpu_seconds(self.process.pid)
-
-    def rss_kb(self) -> float:
-        return _rss_kb(self.process.pid)
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def log_text(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        pgid = self.process.pid
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)  # the step under way finishes first
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            log(f"warning: worker {pgid} did not exit")
-        self._log.close()
-
-
-# --------------------------------------------------------------------------------------------
-# Held long polls
-# --------------------------------------------------------------------------------------------
-
-class HeldPolls:
-    """One socket per request; each request is sent and its answer awaited in one thread.
-    A 304 after the full wait is a normal expiry: the request is sent again on a new socket.
-    Every other outcome before `stop()` is counted (answered early, or dropped)."""
-
-    def __init__(self, port: int, requests: list[bytes], wait_s: float,
-                 batch: int = 100) -> None:
-        self.port = port
-        self.requests = requests
-        self.n = len(requests)
-        self.wait_s = wait_s
-        self.batch = batch
-        self.sent = 0            # first sends completed
-        self.last_sent_at = 0.0
-        self.rearmed = 0
-        self.early: collections.Counter = collections.Counter()   # status -> count
-        self.dropped: collections.Counter = collections.Counter()  # why -> count
-        self._sent_at = [0.0] * self.n
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    @property
-    def held(self) -> int:
-        """Requests sent and not answered (re-armed ones count once sent again)."""
-        return self._held
-
-    def start(self) -> None:
-        self._held = 0
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
-
-    def _run(self) -> None:
-        sel = selectors.DefaultSelector()
-        todo = collections.deque(range(self.n))
-        socks: dict[int, socket.socket] = {}
-        out: dict[int, bytes] = {}
-        bufs: dict[int, bytearray] = {}
-        first = [True] * self.n
-        connected: set[int] = set()
-        connecting = 0
-
-        def close(i: int) -> None:
-            sock = socks.pop(i, None)
-            if sock is not None:
-                try:
-                    sel.unregister(sock)
-                except (KeyError, ValueError):
-                    pass
-                sock.close()
-            out.pop(i, None)
-            bufs.pop(i, None)
-            connected.discard(i)
-
-        try:
-            while not self._stop.is_set():
-                while todo and connecting < self.batch:
-                    i = todo.popleft()
-                    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-                    sock.setblocking(False)
-                    err = sock.connect_ex((HOST, self.port))
-                    if err not in (0, 115):  # 115: EINPROGRESS
-                        sock.close()
-                        self.dropped[f"connect errno {err}"] += 1
-                        continue
-                    socks[i] = sock
-                    out[i] = self.requests[i]
-                    sel.register(sock, selectors.EVENT_WRITE, i)
-                    connecting += 1
-                for key, mask in sel.select(timeout=0.05):
-                    i, sock = key.data, key.fileobj
-                    if mask & selectors.EVENT_WRITE:
-                        if i not in connected:  # the connect finished
-                            connected.add(i)
-                            connecting -= 1
-                            err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-                            if err:
-                                close(i)
-                                self.dropped[f"connect errno {err}"] += 1
-                                continue
-                        try:
-                            sent = sock.send(out[i])
-                        except OSError as exc:
-                            close(i)
-                            self.dropped[f"send {type(exc).__name__}"] += 1
-                            continue
-                        out[i] = out[i][sent:]
-                        if out[i]:
-                            continue
-                        self._sent_at[i] = self.last_sent_at = perf_counter()
-                        self._held += 1
-                        if first[i]:
-                            first[i] = False
-                            self.sent += 1
-                        bufs[i] = bytearray()
-                        sel.modify(sock, selectors.EVENT_READ, i)
-                    elif mask & selectors.EVENT_READ:
-                        try:
-                            data = sock.recv(65536)
-                        except OSError as exc:
-                            self._held -= 1
-                            close(i)
-                            self.dropped[f"recv {type(exc).__name__}"] += 1
-                            continue
-                        bufs[i] += data
-                        parsed = _parse_response(bytes(bufs[i]), eof=not data)
-                        if parsed is None:
-                            continue
-                        self._held -= 1
-                        status = parsed[0]
-                        held_for = perf_counter() - self._sent_at[i]
-                        close(i)
-                        if status == 304 and held_for >= self.wait_s - 1.0:
-                            self.rearmed += 1
-                            todo.append(i)
-                        elif status < 0:
-                            self.dropped["closed or bad answer"] += 1
-                        else:
-                            self.early[status] += 1
-        finally:
-            for i in list(socks):
-                close(i)
-            sel.close()
 
 
 # --------------------------------------------------------------------------------------------
@@ -495,7 +290,6 @@ def bot_moves(database_url: str, match_id: str) -> dict:
     """The match's actions and events from the database: bot moves, their events, the pace."""
     import psycopg2
 
-    from bench.api import libpq_url
     with psycopg2.connect(libpq_url(database_url)) as conn, conn.cursor() as cur:
         cur.execute("SELECT n, seat, player_id IS NULL, extract(epoch FROM at) FROM actions "
                     "WHERE match_id = %s ORDER BY n", (match_id,))
@@ -525,28 +319,13 @@ def bot_moves(database_url: str, match_id: str) -> dict:
 # Driver
 # --------------------------------------------------------------------------------------------
 
-def stats_ms(values: list[float]) -> dict:
-    return {"n": len(values),
-            "p50": rounded(_ms(percentile(values, 0.50)), 2),
-            "p99": rounded(_ms(percentile(values, 0.99)), 2),
-            "max": rounded(_ms(max(values)) if values else None, 2)}
-
-
-def _ms(x):
-    return None if x is None else x * 1000
-
-
-def _ratio(a, b):
-    return None if a is None or b in (None, 0) else round(a / b, 2)
-
-
-class Meter:
+class PhaseMeter:
     """CPU and wall time of a phase, and its pg_stat_activity samples."""
 
-    def __init__(self, server: Gunicorn, worker: BotWorker, pg: Postgres) -> None:
-        self.server, self.worker, self.pg = server, worker, pg
+    def __init__(self, server: MeasuredServer, pg: Postgres) -> None:
+        self.server, self.pg = server, pg
         self.t0 = perf_counter()
-        self.web0, self.bot0 = server.cpu_seconds(), worker.cpu_seconds()
+        self.web0, self.bot0 = server.cpu_seconds(), server.worker_cpu_seconds()
         self.pg0 = pg.cpu_seconds()
         self.cli0 = time.process_time()
 
@@ -555,7 +334,7 @@ class Meter:
         pg1 = self.pg.cpu_seconds()
         return {"seconds": round(wall, 1),
                 "web_cpu": round((self.server.cpu_seconds() - self.web0) / wall, 3),
-                "worker_cpu": round((self.worker.cpu_seconds() - self.bot0) / wall, 3),
+                "worker_cpu": round((self.server.worker_cpu_seconds() - self.bot0) / wall, 3),
                 "pg_cpu": None if pg1 is None or self.pg0 is None
                 else round((pg1 - self.pg0) / wall, 3),
                 "client_cpu": round((time.process_time() - self.cli0) / wall, 3)}
@@ -575,12 +354,10 @@ def main(argv=None) -> int:
         f" a probe request every {args.probe_ms:g} ms; Python {platform.python_version()},"
         f" {os.cpu_count()} CPUs{' (--quick)' if args.quick else ''}")
     out: dict = {}
-    failed = False
-    pg = server = worker = waiters = probe = None
+    run = Run()
+    pg = server = waiters = probe = None
     tmp = Path(tempfile.mkdtemp(prefix="truco-bench-bots-"))
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _raise_stop)
-    try:
+    with run.guarded():
         t0 = perf_counter()
         pg = Postgres(tmp)
         db = f"bench_bots_{os.getpid()}"
@@ -591,39 +368,38 @@ def main(argv=None) -> int:
         env = {"DATABASE_URL": url, "TRUCO_ENV": "development",
                "TRUCO_MAX_POLLS_PER_CLIENT": "0", "TRUCO_RATE_REGISTER": "",
                "TRUCO_RATE_ACTION": "", "TRUCO_RATE_CREATE": ""}
-        server = Gunicorn("server", "wsgi:app", env, tmp)
-        worker = BotWorker(env, tmp)
+        server = MeasuredServer("server", env, tmp, worker=True)
         server.wait_healthy()
-        if not worker.alive():
-            raise RuntimeError(f"the worker exited:\n{worker.log_text()[-3000:]}")
+        if not server.worker_alive():
+            raise RuntimeError(f"the worker exited:\n{server.worker_log_text()[-3000:]}")
         port = server.port
         log(f"gunicorn on :{port} (workers {server.workers}), app.worker pid"
-            f" {worker.process.pid}")
+            f" {server.worker_pid()}")
 
-        def register(name: str) -> str:
-            return call_json(port, "POST", "/v1/players", {"name": name}, expect=201)[0]["token"]
+        def token(name: str) -> str:
+            return register(port, name)[1]
 
         # ten 4-player matches waiting for players: they never change while polled
-        owners = [register(f"host{g}") for g in range(2)]
+        owners = [token(f"host{g}") for g in range(2)]
         idle = []
         for g in range(10):
             tok = owners[g % 2]
             view, hdrs, _ = call_json(port, "POST", "/v1/matches", {"players": 4},
                                       token=tok, expect=201)
             idle.append((view["id"], tok, hdrs["etag"]))
-        reqs = [raw_get(f"/v1/matches/{m}?wait={POLL_WAIT}",
+        reqs = [raw_get(f"/v1/matches/{m}?wait={WAIT_SECONDS}",
                         {"Authorization": f"Bearer {tok}", "If-None-Match": tag})
                 for m, tok, tag in (idle[i % len(idle)] for i in range(args.waiters))]
-        probe = Probe(port, [register("probe0"), register("probe1")], args.probe_ms / 1000,
+        probe = Probe(port, [token("probe0"), token("probe1")], args.probe_ms / 1000,
                       args.seed)
-        client = register("client")
+        client = token("client")
 
         db_before = db_sample(pg, db)
         rss0 = server.rss_kb()
-        waiters = HeldPolls(port, reqs, POLL_WAIT)
+        waiters = HeldRequests(port, reqs, max_seconds=None, rearm_after=WAIT_SECONDS)
         t_open = perf_counter()
         waiters.start()
-        while waiters.sent + sum(waiters.dropped.values()) < args.waiters \
+        while waiters.sent + sum(waiters.failed.values()) < args.waiters \
                 and perf_counter() < t_open + 30:
             time.sleep(0.05)
         opened_s = perf_counter() - t_open
@@ -634,8 +410,8 @@ def main(argv=None) -> int:
                 break
         rss1 = server.rss_kb()
         log(f"{waiters.sent:,} long polls sent in {opened_s:.1f} s; held {waiters.held:,};"
-            f" answered early {sum(waiters.early.values())}, dropped"
-            f" {sum(waiters.dropped.values())}")
+            f" answered early {sum(waiters.answers.values())}, dropped"
+            f" {sum(waiters.failed.values())}")
         out.update(waiters=args.waiters, waiters_open_s=round(opened_s, 2),
                    kb_per_waiter=rounded((rss1 - rss0) / args.waiters, 1) if args.waiters
                    else None)
@@ -646,7 +422,7 @@ def main(argv=None) -> int:
 
         def run_phase(name: str, seconds: float | None, body=None) -> None:
             probe.phase = name
-            meter = Meter(server, worker, pg)
+            meter = PhaseMeter(server, pg)
             end = perf_counter() + (seconds or 0)
             thread = None
             if body is not None:
@@ -690,14 +466,14 @@ def main(argv=None) -> int:
         for r in played:
             if "error" in r:
                 log(r["error"])
-                failed = True
+                run.failed = True
         log(f"phase 3: baseline again, {args.baseline:g} s")
         run_phase("after", args.baseline)
         probe.phase = "end"
         probe.stop()
         held_end = waiters.held
-        waiters_early = sum(waiters.early.values())
-        waiters_dropped = sum(waiters.dropped.values())
+        waiters_early = sum(waiters.answers.values())
+        waiters_dropped = sum(waiters.failed.values())
         rearmed = waiters.rearmed
         waiters.stop()
 
@@ -725,13 +501,13 @@ def main(argv=None) -> int:
                 lat[f"bots_{kind}"].append(secs)
                 if thinking(wall):
                     lat["thinking"].append(secs)
-        base, bots, think = (stats_ms(lat[k]) for k in ("baseline", "bots", "thinking"))
-        pace = stats_ms(moves.get("pace_s", []))
+        base, bots, think = (summary_ms(lat[k]) for k in ("baseline", "bots", "thinking"))
+        pace = summary_ms(moves.get("pace_s", []))
         # steps far over the hard bot's 250 ms cap: did a 412 of the client fall inside?
         slow = [(a, b) for a, b in intervals if b - a > 0.5]
         slow_412 = sum(1 for a, b in slow
                        if any(a <= w <= b for w in match.get("conflict_walls", [])))
-        post_wait = stats_ms(match.get("post_wait_s", []))
+        post_wait = summary_ms(match.get("post_wait_s", []))
         pg_max = {name: {k: max(s[k] for s in samples) for k in ("total", "in_use", "listen")}
                   for name, samples in db_samples.items()}
         bot_phase = phases.get("bots", {})
@@ -740,17 +516,17 @@ def main(argv=None) -> int:
         log(f"{'probe requests (other match)':30}{'n':>6}{'p50 ms':>8}{'p99 ms':>8}"
             f"{'max ms':>8}   {'web CPU':>8}{'worker CPU':>11}{'PG CPU':>8}")
         for label, s, ph in (("baseline (before + after)", base, None),
-                             ("  before", stats_ms(lat_phase(probe, "before")), "before"),
-                             ("  after", stats_ms(lat_phase(probe, "after")), "after"),
+                             ("  before", summary_ms(lat_phase(probe, "before")), "before"),
+                             ("  after", summary_ms(lat_phase(probe, "after")), "after"),
                              ("bots playing", bots, "bots"),
                              ("  while a bot searched", think, None)):
             p = phases.get(ph, {}) if ph else {}
             log(f"{label:30}{s['n']:>6}{fmt(s['p50'], '{:.1f}'):>8}{fmt(s['p99'], '{:.1f}'):>8}"
-                f"{fmt(s['max'], '{:.1f}'):>8}   {fmt(pct(p.get('web_cpu')), '{:.0f}%'):>8}"
-                f"{fmt(pct(p.get('worker_cpu')), '{:.0f}%'):>11}"
-                f"{fmt(pct(p.get('pg_cpu')), '{:.0f}%'):>8}")
+                f"{fmt(s['max'], '{:.1f}'):>8}   {fmt(percent(p.get('web_cpu')), '{:.0f}%'):>8}"
+                f"{fmt(percent(p.get('worker_cpu')), '{:.0f}%'):>11}"
+                f"{fmt(percent(p.get('pg_cpu')), '{:.0f}%'):>8}")
         for kind in ("view", "action", "healthz"):
-            b, t = stats_ms(lat[f"baseline_{kind}"]), stats_ms(lat[f"bots_{kind}"])
+            b, t = summary_ms(lat[f"baseline_{kind}"]), summary_ms(lat[f"bots_{kind}"])
             log(f"  {kind:8} p50 {fmt(b['p50'], '{:.1f}')} -> {fmt(t['p50'], '{:.1f}')} ms,"
                 f" p99 {fmt(b['p99'], '{:.1f}')} -> {fmt(t['p99'], '{:.1f}')} ms")
         log(f"bot matches: {args.matches}, {match.get('status')} in {fmt(match.get('seconds'), '{:.1f}')} s;"
@@ -765,9 +541,9 @@ def main(argv=None) -> int:
                 f" ms); {slow_412} of them around a 412 of the client (the worker skipped the"
                 f" match it held locked, and slept until its next poll)")
         log(f"waiters: {args.waiters:,}; held at the end {held_end:,} (lowest seen"
-            f" {min(held_min):,}); answered early {waiters_early} {dict(waiters.early)};"
-            f" dropped {waiters_dropped} {dict(waiters.dropped)}; re-armed after their"
-            f" {POLL_WAIT} s {rearmed}")
+            f" {min(held_min):,}); answered early {waiters_early} {dict(waiters.answers)};"
+            f" dropped {waiters_dropped} {dict(waiters.failed)}; re-armed after their"
+            f" {WAIT_SECONDS} s {rearmed}")
         log(f"PostgreSQL backends of the database: before the waiters {db_before}; max while"
             f" held {pg_max}; web workers' memory +{out['kb_per_waiter']} KB per waiter")
         log("(CPU: share of one core over the phase; the machine's 2 cores also run this"
@@ -780,11 +556,11 @@ def main(argv=None) -> int:
             probe_bots_max_ms=bots["max"], probe_bots_n=bots["n"],
             probe_thinking_p50_ms=think["p50"], probe_thinking_p99_ms=think["p99"],
             probe_thinking_n=think["n"],
-            probe_p50_ratio=_ratio(bots["p50"], base["p50"]),
-            probe_p99_ratio=_ratio(bots["p99"], base["p99"]),
-            probe_thinking_p99_ratio=_ratio(think["p99"], base["p99"]),
-            probe_by_kind={kind: {"baseline": stats_ms(lat[f"baseline_{kind}"]),
-                                  "bots": stats_ms(lat[f"bots_{kind}"])}
+            probe_p50_ratio=rounded(ratio(bots["p50"], base["p50"]), 2),
+            probe_p99_ratio=rounded(ratio(bots["p99"], base["p99"]), 2),
+            probe_thinking_p99_ratio=rounded(ratio(think["p99"], base["p99"]), 2),
+            probe_by_kind={kind: {"baseline": summary_ms(lat[f"baseline_{kind}"]),
+                                  "bots": summary_ms(lat[f"bots_{kind}"])}
                            for kind in ("view", "action", "healthz")},
             probe_errors=len(probe.errors), probe_statuses=dict(statuses),
             probe_late_ticks=probe.late_ticks, probe_matches=probe.matches_played,
@@ -803,26 +579,17 @@ def main(argv=None) -> int:
             waiters_all_held=waiters_early == 0 and waiters_dropped == 0
             and held_end == args.waiters,
             db_backends_before=db_before, db_backends_max=pg_max,
-            phases=phases, worker_rss_mb=round(worker.rss_kb() / 1024, 1),
+            phases=phases, worker_rss_mb=round(server.worker_rss_kb() / 1024, 1),
             web_rss_mb=round(server.rss_kb() / 1024, 1),
         )
         if probe.errors:
             for line in probe.errors[:5]:
                 log(f"  probe error: {line}")
         if match.get("status") != "finished" or not out["waiters_all_held"] or probe.errors:
-            failed = True
-        if bot_phase and not worker.alive():
-            failed = True
-    except (KeyboardInterrupt, Stop):
-        failed = True
-        log("interrupted; stopping what was started")
-    except Exception:
-        failed = True
-        log("failed:")
-        log(traceback.format_exc())
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, signal.SIG_IGN)
+            run.failed = True
+        if bot_phase and not server.worker_alive():
+            run.failed = True
+    with run.teardown():
         try:
             for thing in (probe, waiters):
                 if thing is not None:
@@ -830,17 +597,15 @@ def main(argv=None) -> int:
                         thing.stop()
                     except Exception as exc:  # noqa: BLE001 - teardown goes on
                         log(f"warning: stopping {type(thing).__name__}: {exc}")
-            if worker is not None:
-                worker.stop()
-                problems = [ln for ln in worker.log_text().splitlines()
-                            if any(w in ln.lower() for w in ("error", "traceback", "failed"))]
+            if server is not None:
+                server.stop()
+                problems = trouble_lines(server.worker_log_text(),
+                                         ("error", "traceback", "failed"))
                 out["worker_log_problems"] = len(problems)
                 for line in problems[:5]:
                     log(f"  worker | {line[:300]}")
-            if server is not None:
-                server.stop()
-                count, lines = scan_log(server)
-                out["server_log_problems"] = count
+                lines = trouble_lines(server.log_text())
+                out["server_log_problems"] = len(lines)
                 for line in lines[:5]:
                     log(f"  server | {line[:300]}")
             if args.logs is not None:
@@ -852,21 +617,16 @@ def main(argv=None) -> int:
                 pg.stop()
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
     out.update(quick=bool(args.quick), baseline_s=args.baseline, probe_ms=args.probe_ms,
                seed=args.seed, python=platform.python_version(),
-               wall_s=round(perf_counter() - t_run, 1), ok=not failed)
+               wall_s=round(perf_counter() - t_run, 1), ok=not run.failed)
     log("")
-    print(json.dumps(out), flush=True)
-    return 1 if failed else 0
+    last_line(out)
+    return 1 if run.failed else 0
 
 
 def lat_phase(probe: Probe, phase: str) -> list[float]:
     return [secs for ph, _, _, secs, _ in probe.samples if ph == phase]
-
-
-def pct(x):
-    return None if x is None else x * 100
 
 
 if __name__ == "__main__":

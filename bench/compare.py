@@ -12,9 +12,10 @@ moves by more than that from one minute to the next on a shared machine. This se
 trees at once instead: the commit, checked out in a temporary git worktree, and the working
 tree, each under gunicorn on a database of its own (migrated by that tree's code), beside
 bench/api.py's baseline server, all three on one embedded PostgreSQL (or
-BENCH_DATABASE_URL's server); each is driven by bench/api.py's action client (8 threads over
-2 processes, two players per thread playing their own match: views, actions with If-Match and
-an Idempotency-Key, a new match when one ends) or, for the baseline, its counter client
+BENCH_DATABASE_URL's server); each is driven by bench/lib/clients.py's action client (8
+threads over 2 processes, two players per thread playing their own match: views, actions
+with If-Match and an Idempotency-Key, a new match when one ends) or, for the baseline, its
+counter client
 (answering as many bytes as the working tree's actions answer, measured first), in
 slices that alternate the three (A B base, then base B A, ...), so that the machine's swings
 hit all three alike. A run of the same tree against itself comes out near 1.00.
@@ -26,7 +27,6 @@ against the commit. The last line is JSON (`tree_vs_ref` is the figure to read).
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import subprocess
 import sys
@@ -37,13 +37,28 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import api  # noqa: E402
+from bench.lib.calls import register  # noqa: E402
+from bench.lib.clients import ActionClient, CounterClient  # noqa: E402
+from bench.lib.database import Postgres, libpq_url, make_counters  # noqa: E402
+from bench.lib.load import ClientProcs, Load, SliceResult  # noqa: E402
+from bench.lib.processes import MeasuredServer  # noqa: E402
+from bench.lib.report import last_line, log, options  # noqa: E402
+from bench.lib.trees import short_commit  # noqa: E402
+
+MIGRATE = """import sys
+sys.path.insert(0, sys.argv[1])
+try:
+    from bench.lib.database import migrate_to_head
+except ImportError:  # a commit from before bench/lib
+    from bench.api import migrate_to_head
+migrate_to_head(sys.argv[2])
+"""
+"""Run in a tree: migrates the database of argv[2] with that tree's own code."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = options(__doc__, "2 rounds of 3 s slices")
     ap.add_argument("ref", nargs="?", default="HEAD", help="the commit to compare with (HEAD)")
-    ap.add_argument("--quick", action="store_true", help="2 rounds of 3 s slices")
     ap.add_argument("--rounds", type=int, default=None, help="slices of each side (4)")
     ap.add_argument("--seconds", type=float, default=None, help="seconds per slice (4)")
     ap.add_argument("--clients", type=int, default=8, help="client threads per side (8)")
@@ -51,15 +66,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
-def _our_server(name: str, tree: Path, pg: api.Postgres, tmp: Path) -> api.Gunicorn:
+def _our_server(name: str, tree: Path, pg: Postgres, tmp: Path) -> MeasuredServer:
     """`tree`'s app on a database of its own, migrated by `tree`'s code."""
     url = pg.create_database(f"compare_{name}")
-    subprocess.run([sys.executable, "-c",
-                    "import sys; sys.path.insert(0, sys.argv[1]); "
-                    "from bench.api import migrate_to_head; migrate_to_head(sys.argv[2])",
-                    str(tree), url], cwd=tree, check=True)
-    server = api.Gunicorn(name, "wsgi:app", {"DATABASE_URL": url, "TRUCO_ENV": "testing"},
-                          tmp, root=tree)
+    subprocess.run([sys.executable, "-c", MIGRATE, str(tree), url], cwd=tree, check=True)
+    server = MeasuredServer(name, {"DATABASE_URL": url, "TRUCO_ENV": "testing"}, tmp,
+                            root=tree)
     server.wait_healthy()
     return server
 
@@ -68,47 +80,47 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     rounds = args.rounds or (2 if args.quick else 4)
     seconds = args.seconds or (3.0 if args.quick else 4.0)
-    commit = subprocess.run(["git", "rev-parse", "--short", args.ref], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout.strip()
+    commit = short_commit(args.ref)
     tmp = Path(tempfile.mkdtemp(prefix="truco-bench-compare-"))
     worktree = tmp / "ref"
     subprocess.run(["git", "worktree", "add", "--detach", "-q", str(worktree), commit],
                    cwd=ROOT, check=True)
     pg = None
-    servers: list[api.Gunicorn] = []
-    clients: list[api.ClientProcs] = []
+    servers: list[MeasuredServer] = []
+    clients: list[ClientProcs] = []
     try:
-        pg = api.Postgres(tmp)
-        api.PG_CPU = pg.cpu_seconds if pg.cpu_seconds() is not None else None
-        api.log(f"bench/compare.py: the working tree against {commit}, {rounds} x {seconds:g} s"
-                f" slices each, PostgreSQL {pg.version()} ({pg.kind})")
+        pg = Postgres(tmp)
+        pg_cpu = pg.cpu_seconds if pg.cpu_seconds() is not None else None
+        log(f"bench/compare.py: the working tree against {commit}, {rounds} x {seconds:g} s"
+            f" slices each, PostgreSQL {pg.version()} ({pg.kind})")
         trees = {"ref": worktree, "tree": ROOT}
-        loads: dict[str, api.Load] = {}
+        loads: dict[str, Load] = {}
         for name, tree in trees.items():
             server = _our_server(name, tree, pg, tmp)
             servers.append(server)
-            players = [(api.register(server.port, f"a{i}"), api.register(server.port, f"b{i}"))
+            players = [(register(server.port, f"a{i}", bot=True)[1],
+                        register(server.port, f"b{i}", bot=True)[1])
                        for i in range(args.clients)]
-            procs = api.ClientProcs(server.port, [api.ActionClient(p, args.seed + i)
-                                                  for i, p in enumerate(players)], 2)
+            procs = ClientProcs(server.port, [ActionClient(p, args.seed + i)
+                                              for i, p in enumerate(players)], 2)
             clients.append(procs)
-            loads[name] = api.Load(server, procs)
+            loads[name] = Load(server, procs, pg_cpu)
         probe = loads["tree"].run(2.0)  # (also its warm-up)
         size = round(probe.bytes / probe.count) if probe.count else 1800
         base_url = pg.create_database("compare_base")
-        api.make_counters(base_url, args.clients)
-        base = api.Gunicorn("base", "bench._baseline_app:app",
-                            {"BASELINE_DSN": api.libpq_url(base_url), "TRUCO_ENV": "testing"},
-                            tmp)
+        make_counters(base_url, args.clients)
+        base = MeasuredServer("base", {"BASELINE_DSN": libpq_url(base_url),
+                                       "TRUCO_ENV": "testing"}, tmp,
+                              app_spec="bench._baseline_app:app")
         servers.append(base)
         base.wait_healthy()
-        procs = api.ClientProcs(base.port, [api.CounterClient(i, size, args.seed + i)
-                                            for i in range(args.clients)], 2)
+        procs = ClientProcs(base.port, [CounterClient(i, size, args.seed + i)
+                                        for i in range(args.clients)], 2)
         clients.append(procs)
-        loads["base"] = api.Load(base, procs)
+        loads["base"] = Load(base, procs, pg_cpu)
         for name in ("ref", "base"):
             loads[name].run(2.0)  # warm-up
-        totals = {name: api.SliceResult() for name in loads}
+        totals = {name: SliceResult() for name in loads}
         order = ["ref", "tree", "base"]
         for r in range(rounds):
             line = []
@@ -116,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                 res = loads[name].run(seconds)
                 totals[name].add(res)  # (requests, time and CPU add up)
                 line.append(f"{name} {res.ok / res.elapsed:,.0f}/s")
-            api.log(f"  round {r + 1}: " + ", ".join(line))
+            log(f"  round {r + 1}: " + ", ".join(line))
         out: dict = {"commit": commit, "rounds": rounds, "seconds_per_slice": seconds}
         for name, t in totals.items():
             rps = t.ok / t.elapsed if t.elapsed else 0.0
@@ -125,16 +137,16 @@ def main(argv: list[str] | None = None) -> int:
             out[name] = {"rps": round(rps, 1), "errors": t.errors,
                          "worker_cpu_ms": per(t.server_cpu), "pg_cpu_ms": per(t.pg_cpu),
                          "client_cpu_ms": per(t.client_cpu)}
-            api.log(f"{name:5} {rps:8,.1f} actions/s, errors {t.errors}; CPU per action:"
-                    f" workers {out[name]['worker_cpu_ms']} ms, PostgreSQL"
-                    f" {out[name]['pg_cpu_ms']} ms, client {out[name]['client_cpu_ms']} ms")
+            log(f"{name:5} {rps:8,.1f} actions/s, errors {t.errors}; CPU per action:"
+                f" workers {out[name]['worker_cpu_ms']} ms, PostgreSQL"
+                f" {out[name]['pg_cpu_ms']} ms, client {out[name]['client_cpu_ms']} ms")
         for name in ("ref", "tree"):
             out[f"{name}_ratio"] = round(out[name]["rps"] / out["base"]["rps"], 3)
         out["tree_vs_ref"] = round(out["tree"]["rps"] / out["ref"]["rps"], 3)
-        api.log(f"against the baseline: {commit} {out['ref_ratio']:.3f}x, working tree"
-                f" {out['tree_ratio']:.3f}x; the working tree against {commit}:"
-                f" {out['tree_vs_ref']:.3f}x")
-        print(json.dumps(out))
+        log(f"against the baseline: {commit} {out['ref_ratio']:.3f}x, working tree"
+            f" {out['tree_ratio']:.3f}x; the working tree against {commit}:"
+            f" {out['tree_vs_ref']:.3f}x")
+        last_line(out)
         return 1 if any(out[n]["errors"] for n in loads) else 0
     finally:
         for procs in clients:

@@ -46,7 +46,6 @@ baseline still runs, and the exit status is 1.
 """
 from __future__ import annotations
 
-import argparse
 import copy
 import importlib
 import json
@@ -69,11 +68,10 @@ PLAYER_COUNTS = (2, 4, 6)
 PYTRUCO_PLAYER_COUNTS = (2, 4, 6)  # Partida accepts 2, 4 or 6 players
 RULESET = "paulista"
 
+from bench.lib.report import fmt, last_line, log, options  # noqa: E402
+from bench.lib.stats import rate, ratio, rounded  # noqa: E402
+
 perf_counter = time.perf_counter
-
-
-def log(msg: str = "") -> None:
-    print(msg, flush=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,18 +276,24 @@ class Ours:
         return samples[:count]
 
     def view_json(self, samples, budget: float):
-        view, dumps = self.view, json.dumps
-        calls = nbytes = 0
-        start = perf_counter()
-        deadline = start + budget
-        while True:
-            for state, seat in samples:
-                nbytes += len(dumps(view(state, seat)))
-            calls += len(samples)
-            if perf_counter() >= deadline:
-                break
-        elapsed = perf_counter() - start
-        return elapsed / calls * 1e6, nbytes / calls, calls
+        return time_views(self.view, samples, budget)
+
+
+def time_views(view, samples: list[tuple], budget: float) -> tuple[float, float, int]:
+    """`json.dumps(view(a, b))` for each (a, b) of `samples`, round after round until `budget`
+    seconds pass: (microseconds per call, bytes per call, calls)."""
+    dumps = json.dumps
+    calls = nbytes = 0
+    start = perf_counter()
+    deadline = start + budget
+    while True:
+        for state, seat in samples:
+            nbytes += len(dumps(view(state, seat)))
+        calls += len(samples)
+        if perf_counter() >= deadline:
+            break
+    elapsed = perf_counter() - start
+    return elapsed / calls * 1e6, nbytes / calls, calls
 
 
 def load_engine():
@@ -425,47 +429,22 @@ class PyTruco:
             random.setstate(saved)
         return samples[:count]
 
-    def view_json(self, samples, budget: float):
+    def view(self, p, jid) -> dict:
         """pytruco's per-player view: perspectiva(jid) plus that player's legal actions."""
-        dumps, chi = json.dumps, self.chi
-        calls = nbytes = 0
-        start = perf_counter()
-        deadline = start + budget
-        while True:
-            for p, jid in samples:
-                d = p.perspectiva(jid).to_dict()
-                d["legal_actions"] = [str(a) for a in chi(p, p.manojo(jid))]
-                nbytes += len(dumps(d))
-            calls += len(samples)
-            if perf_counter() >= deadline:
-                break
-        elapsed = perf_counter() - start
-        return elapsed / calls * 1e6, nbytes / calls, calls
+        d = p.perspectiva(jid).to_dict()
+        d["legal_actions"] = [str(a) for a in self.chi(p, p.manojo(jid))]
+        return d
+
+    def view_json(self, samples, budget: float):
+        return time_views(self.view, samples, budget)
 
 
 # --------------------------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------------------------
 
-def rate(count, elapsed):
-    return None if elapsed is None or elapsed <= 0 else count / elapsed
-
-
-def ratio(a, b):
-    return None if a is None or b is None or b == 0 else a / b
-
-
-def fmt(x, spec="{:,.0f}"):
-    return "-" if x is None else spec.format(x)
-
-
-def rounded(x, digits=1):
-    return None if x is None else round(x, digits)
-
-
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="3 s per measurement (under a minute)")
+    ap = options(__doc__, "3 s per measurement (under a minute)")
     ap.add_argument("--seconds", type=float, default=None,
                     help="time budget per measurement (default 15, or 3 with --quick)")
     ap.add_argument("--chunks", type=int, default=3,
@@ -616,7 +595,7 @@ def main(argv=None) -> int:
         wall_s=round(perf_counter() - t_run, 1),
     )
     log("")
-    print(json.dumps(out), flush=True)
+    last_line(out)
     return 1 if failed else 0
 
 

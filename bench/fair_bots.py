@@ -35,16 +35,18 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import api  # noqa: E402
-from bench._fair import Side, bench_run, last_line, pct, register  # noqa: E402
+from bench.lib.calls import fresh_request, register  # noqa: E402
+from bench.lib.database import Postgres  # noqa: E402
+from bench.lib.report import last_line, log, options  # noqa: E402
+from bench.lib.stats import percentiles  # noqa: E402
+from bench.lib.trees import Side, bench_run  # noqa: E402
 from engine.bots import DEFAULT_BUDGET_MS  # noqa: E402
 
 WAIT = 30
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="10 attacker matches, fewer samples")
+    ap = options(__doc__, "10 attacker matches, fewer samples")
     ap.add_argument("--ref", default="main", help="the commit of the `before` side (main)")
     ap.add_argument("--matches", type=int, default=None, help="attacker matches (20; 10)")
     ap.add_argument("--samples", type=int, default=None, help="random-bot samples (30; 12)")
@@ -63,7 +65,7 @@ def call(port: int, method: str, path: str, token: str, body: object = None,
     extra = {"Authorization": f"Bearer {token}", **(headers or {})}
     if data is not None:
         extra["Content-Type"] = "application/json"
-    status, hdrs, raw = api.fresh_request(port, method, path, data, extra, timeout=WAIT + 10)
+    status, hdrs, raw = fresh_request(port, method, path, data, extra, timeout=WAIT + 10)
     return status, hdrs, (json.loads(raw) if raw else {})
 
 
@@ -150,11 +152,10 @@ class Attacker:
 
 
 def figures(values: list[float]) -> dict:
-    return {"p50": pct(values, 0.5), "p90": pct(values, 0.9), "p99": pct(values, 0.99),
-            "n": len(values)}
+    return {**percentiles(values), "n": len(values)}
 
 
-def run_side(name: str, tree: Path, pg: api.Postgres, tmp: Path, env: dict[str, str],
+def run_side(name: str, tree: Path, pg: Postgres, tmp: Path, env: dict[str, str],
              args: argparse.Namespace) -> dict:
     side = Side(name, tree, pg, tmp, env)
     try:
@@ -194,15 +195,16 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.sides.split(","):
             tree, env = sides[name]
             results[name] = r = run_side(name, tree, pg, tmp, env, args)
-            api.log(f"{name:7} attacker {r['attacker_matches']} matches"
-                    f" ({r['attacker_refused']} refused), {r['attacker_actions']} actions")
+            log(f"{name:7} attacker {r['attacker_matches']} matches"
+                f" ({r['attacker_refused']} refused), {r['attacker_actions']} actions")
             for level in ("random", "hard"):
                 u, lo = r[f"{level}_unloaded"], r[f"{level}_loaded"]
-                api.log(f"        {level:6} bot: unloaded p50 {u['p50']} p99 {u['p99']} s;"
-                        f" loaded p50 {lo['p50']} p90 {lo['p90']} p99 {lo['p99']} s"
-                        f" (target <= {r[f'{level}_bound_s']} s:"
-                        f" {'met' if r[f'{level}_meets_target'] else 'missed'})")
-    return last_line({"ref": args.ref, "quick": args.quick, **results})
+                log(f"        {level:6} bot: unloaded p50 {u['p50']} p99 {u['p99']} s;"
+                    f" loaded p50 {lo['p50']} p90 {lo['p90']} p99 {lo['p99']} s"
+                    f" (target <= {r[f'{level}_bound_s']} s:"
+                    f" {'met' if r[f'{level}_meets_target'] else 'missed'})")
+    last_line({"ref": args.ref, "quick": args.quick, **results})
+    return 0
 
 
 if __name__ == "__main__":

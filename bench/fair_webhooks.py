@@ -32,14 +32,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import api  # noqa: E402
-from bench._fair import Side, bench_run, last_line, pct, register  # noqa: E402
-from tests.support.webhook_receiver import black_hole
+from bench.lib.calls import call_json, register  # noqa: E402
+from bench.lib.database import Postgres  # noqa: E402
+from bench.lib.report import last_line, log, options  # noqa: E402
+from bench.lib.stats import percentile, percentiles, rounded  # noqa: E402
+from bench.lib.trees import Side, bench_run  # noqa: E402
+from tests.support.webhook_receiver import black_hole  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="8 samples a phase, 40 s waits")
+    ap = options(__doc__, "8 samples a phase, 40 s waits")
     ap.add_argument("--ref", default="main", help="the commit of the `before` side (main)")
     ap.add_argument("--samples", type=int, default=None)
     ap.add_argument("--wait", type=float, default=None, help="longest wait for a sample")
@@ -78,16 +80,16 @@ def hook(port: int, token: str, url: str, events: list[str] | None = None) -> No
     body: dict[str, Any] = {"url": url}
     if events:
         body["events"] = events
-    api.call_json(port, "POST", "/v1/me/webhooks", body, token=token, expect=201)
+    call_json(port, "POST", "/v1/me/webhooks", body, token=token, expect=201)
 
 
 def bot_match(port: int, token: str) -> tuple[str, float]:
     """A match against a `random` bot, resigned at once: (its id, when it was asked for)."""
     sent = time.time()
-    view = api.call_json(port, "POST", "/v1/matches",
+    view = call_json(port, "POST", "/v1/matches",
                          {"bots": [{"seat": 1, "level": "random"}]}, token=token,
                          expect=201)[0]
-    api.call_json(port, "POST", f"/v1/matches/{view['id']}/resign", {}, token=token)
+    call_json(port, "POST", f"/v1/matches/{view['id']}/resign", {}, token=token)
     return view["id"], sent
 
 
@@ -99,19 +101,18 @@ def latencies(arrivals: Arrivals, made: list[tuple[str, float]], wait: float) ->
 
 
 def figures(values: list[float], wait: float) -> dict:
-    return {"p50": pct(values, 0.5), "p90": pct(values, 0.9), "p99": pct(values, 0.99),
-            "max": pct(values, 1.0), "not_arrived": sum(v >= wait for v in values),
-            "n": len(values)}
+    return {**percentiles(values), "max": rounded(percentile(values, 1.0), 3),
+            "not_arrived": sum(v >= wait for v in values), "n": len(values)}
 
 
-def run_side(name: str, tree: Path, pg: api.Postgres, tmp: Path,
+def run_side(name: str, tree: Path, pg: Postgres, tmp: Path,
              args: argparse.Namespace) -> dict:
     arrivals = Arrivals()
     with black_hole() as hole:
         return _measure(name, tree, pg, tmp, args, arrivals, hole)
 
 
-def _measure(name: str, tree: Path, pg: api.Postgres, tmp: Path, args: argparse.Namespace,
+def _measure(name: str, tree: Path, pg: Postgres, tmp: Path, args: argparse.Namespace,
              arrivals: Arrivals, hole: Any) -> dict:
     side = Side(name, tree, pg, tmp, {"TRUCO_RATE_CREATE": "", "TRUCO_RATE_ACTION": ""})
     try:
@@ -132,8 +133,8 @@ def _measure(name: str, tree: Path, pg: api.Postgres, tmp: Path, args: argparse.
             time.sleep(0.5)
         loaded = latencies(arrivals, made, args.wait)
         return {"unloaded": figures(unloaded, args.wait), "loaded": figures(loaded, args.wait),
-                "unloaded_p50_under_100ms": (pct(unloaded, 0.5) or 0) < 0.1,
-                "loaded_p99_under_2s": (pct(loaded, 0.99) or 0) < 2.0}
+                "unloaded_p50_under_100ms": (percentiles(unloaded)["p50"] or 0) < 0.1,
+                "loaded_p99_under_2s": (percentiles(loaded)["p99"] or 0) < 2.0}
     finally:
         side.stop()
         arrivals.server.shutdown()
@@ -149,10 +150,11 @@ def main(argv: list[str] | None = None) -> int:
             results[name] = r = run_side(name, trees[name], pg, tmp, args)
             for phase in ("unloaded", "loaded"):
                 f = r[phase]
-                api.log(f"{name:6} {phase:8} p50 {f['p50']} p90 {f['p90']} p99 {f['p99']}"
-                        f" max {f['max']} s; not arrived within {args.wait:g} s:"
-                        f" {f['not_arrived']} of {f['n']}")
-    return last_line({"ref": args.ref, "quick": args.quick, **results})
+                log(f"{name:6} {phase:8} p50 {f['p50']} p90 {f['p90']} p99 {f['p99']}"
+                    f" max {f['max']} s; not arrived within {args.wait:g} s:"
+                    f" {f['not_arrived']} of {f['n']}")
+    last_line({"ref": args.ref, "quick": args.quick, **results})
+    return 0
 
 
 if __name__ == "__main__":

@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import os
 import platform
 import select
@@ -52,6 +51,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.lib.database import execute_autocommit, with_database  # noqa: E402
+from bench.lib.report import last_line, options  # noqa: E402
+from bench.lib.stats import percentile, ratio, rounded  # noqa: E402
+
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 SIDES = ("ours", "procrastinate")
 TASK = "bench_step"
@@ -62,8 +68,7 @@ STATE_BYTES = 3000
 # ---------------------------------------------------------------- options and summaries
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="fewer units: about a minute")
+    p = options(__doc__, "fewer units: about a minute")
     p.add_argument("--units", type=int, help="units per side and worker count "
                    "(default 2000, 400 with --quick)")
     p.add_argument("--rounds", type=int, help="alternations of the two sides "
@@ -90,27 +95,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return a
 
 
-def percentile(values: list[float], q: float) -> float | None:
-    """The q-th percentile (nearest rank) of values, None for none."""
-    if not values:
-        return None
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, math.ceil(q / 100 * len(s)) - 1))]
-
-
-def ratio(a: float | None, b: float | None) -> float | None:
-    """a / b rounded to 2 places, None when either is missing or b is 0."""
-    if a is None or b is None or b == 0:
-        return None
-    return round(a / b, 2)
-
-
 def latency_ms(pairs: list[tuple[float, float]]) -> dict[str, Any]:
-    """p50 / p99 / max in ms of done - enqueued (seconds)."""
+    """p50 / p99 / max in ms of done - enqueued (seconds), rounded to 0.1 ms."""
     lat = [(done - enq) * 1000 for enq, done in pairs]
-    rnd = (lambda v: None if v is None else round(v, 1))
-    return {"n": len(lat), "p50": rnd(percentile(lat, 50)), "p99": rnd(percentile(lat, 99)),
-            "max": rnd(max(lat) if lat else None)}
+    return {"n": len(lat), "p50": rounded(percentile(lat, 0.50), 1),
+            "p99": rounded(percentile(lat, 0.99), 1), "max": rounded(max(lat) if lat else None, 1)}
 
 
 # ---------------------------------------------------------------- the database
@@ -119,7 +108,6 @@ def state_json() -> str:
     """A real engine state (4 players, a few moves in), padded to ~3 KB."""
     import random
 
-    sys.path.insert(0, str(ROOT))
     import engine
 
     rng = random.Random(1)
@@ -131,20 +119,6 @@ def state_json() -> str:
     doc["pad"] = ""
     doc["pad"] = "x" * max(0, STATE_BYTES - len(json.dumps(doc)))
     return json.dumps(doc)
-
-
-def with_db(url: str, name: str) -> str:
-    base, _, _ = url.rpartition("/")
-    return f"{base}/{name}"
-
-
-def admin(url: str, sql: str) -> None:
-    import psycopg2
-
-    conn = psycopg2.connect(url)
-    conn.autocommit = True
-    conn.cursor().execute(sql)
-    conn.close()
 
 
 SCHEMA = """
@@ -294,7 +268,7 @@ class Bench:
         # procrastinate's own schema (`procrastinate schema --apply` does the same); through
         # this connector apply_schema() fails in 3.10 (psycopg2 reads the % of its RAISE
         # statements as parameters), so it is run as one plain statement.
-        admin(url, procrastinate.schema.SchemaManager.get_schema())
+        execute_autocommit(url, procrastinate.schema.SchemaManager.get_schema())
 
         @self.papp.task(name=TASK, queue=QUEUE)
         def step(match_id: str) -> None:  # runs in the worker processes, not here
@@ -373,9 +347,9 @@ class Bench:
         return {"units": done["plain"], "us": us,
                 "extra_us": {"ours": round(us["ours"] - us["plain"], 1),
                              "procrastinate": round(us["procrastinate"] - us["plain"], 1)},
-                "ratio_procrastinate_to_ours": ratio(us["procrastinate"], us["ours"]),
-                "extra_ratio": ratio(us["procrastinate"] - us["plain"],
-                                     us["ours"] - us["plain"]),
+                "ratio_procrastinate_to_ours": rounded(ratio(us["procrastinate"], us["ours"]), 2),
+                "extra_ratio": rounded(ratio(us["procrastinate"] - us["plain"],
+                                             us["ours"] - us["plain"]), 2),
                 "rows_not_moved_once_per_move": bad}
 
     def throughput(self, side: str, workers: int) -> dict[str, Any]:
@@ -455,8 +429,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     server = os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL)
     name = f"bench_jobs_{os.getpid()}"
-    admin(server, f"CREATE DATABASE {name}")
-    url = with_db(server, name)
+    execute_autocommit(server, f"CREATE DATABASE {name}")
+    url = with_database(server, name)
     result: dict[str, Any] = {"bench": "jobs", "quick": args.quick, "units": args.units,
                               "rounds": args.rounds, "python": platform.python_version(),
                               "procrastinate": installed("procrastinate"),
@@ -495,8 +469,8 @@ def main(argv: list[str] | None = None) -> int:
                           f"{got['seconds']:.2f} s", flush=True)
             row = {s: {"units_per_s": round(acc[s]["units"] / acc[s]["seconds"], 1)
                        if acc[s]["seconds"] else None, "bad": acc[s]["bad"]} for s in SIDES}
-            row["ratio_ours_to_procrastinate"] = ratio(row["ours"]["units_per_s"],
-                                                       row["procrastinate"]["units_per_s"])
+            row["ratio_ours_to_procrastinate"] = rounded(ratio(
+                row["ours"]["units_per_s"], row["procrastinate"]["units_per_s"]), 2)
             tput[str(w)] = row
         result["throughput"] = tput
 
@@ -512,8 +486,8 @@ def main(argv: list[str] | None = None) -> int:
             runs = pairs[side]
             lat[side] = latency_ms([p for x in runs for p in x["pairs"]])  # all rounds
             lat[side]["bad"] = sum(x["bad"] for x in runs)
-        lat["p50_ratio_procrastinate_to_ours"] = ratio(lat["procrastinate"]["p50"],
-                                                       lat["ours"]["p50"])
+        lat["p50_ratio_procrastinate_to_ours"] = rounded(ratio(lat["procrastinate"]["p50"],
+                                                               lat["ours"]["p50"]), 2)
         result["latency_ms"] = lat
         failed = bool(enq["rows_not_moved_once_per_move"]) or any(
             tput[w][s]["bad"] for w in tput for s in SIDES) or any(
@@ -521,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if bench is not None:
             bench.close()
-        admin(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        execute_autocommit(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     result["load_after"] = round(os.getloadavg()[0], 2)
     result["ok"] = not failed
 
@@ -534,14 +508,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| enqueue, extra over the plain UPDATE (µs) | {e['extra_us']['ours']} | "
           f"{e['extra_us']['procrastinate']} | {e['extra_ratio']} |")
     for w, row in result["throughput"].items():
-        rr = ratio(row["procrastinate"]["units_per_s"], row["ours"]["units_per_s"])
+        rr = rounded(ratio(row["procrastinate"]["units_per_s"], row["ours"]["units_per_s"]), 2)
         print(f"| throughput, {w} worker(s) (units/s) | {row['ours']['units_per_s']} | "
               f"{row['procrastinate']['units_per_s']} | {rr} |")
     la = result["latency_ms"]
     for q in ("p50", "p99"):
         print(f"| latency at {la['rate_per_s']:g}/s, 1 worker, {q} (ms) | {la['ours'][q]} | "
-              f"{la['procrastinate'][q]} | {ratio(la['procrastinate'][q], la['ours'][q])} |")
-    print(json.dumps(result, separators=(",", ":")))
+              f"{la['procrastinate'][q]} |"
+              f" {rounded(ratio(la['procrastinate'][q], la['ours'][q]), 2)} |")
+    last_line(result, separators=(",", ":"))
     return 0 if result["ok"] else 1
 
 

@@ -36,14 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-
-def _server_url(tmp: Path) -> tuple[str, Path | None]:
-    from devtools.embedded_pg import normalise_database_url, start_embedded
-    given = os.environ.get("PROFILE_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL")
-    if given:
-        return normalise_database_url(given), None
-    datadir = tmp / "pgdata"
-    return start_embedded(datadir), datadir
+from bench.lib.database import Postgres, migrate_to_head  # noqa: E402
 
 
 def _new_match(client: Any, auth: dict[str, str]) -> tuple[dict[str, Any], str]:
@@ -205,19 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="view,poll,action")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="truco-profile-"))
-    datadir = None
-    admin = None
-    name = f"truco_profile_{os.getpid()}"
+    pg = None
     try:
-        from sqlalchemy import create_engine, text
-        from sqlalchemy.engine import make_url
-        from sqlalchemy.pool import NullPool
-        server, datadir = _server_url(tmp)
-        admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        url = make_url(server).set(database=name).render_as_string(hide_password=False)
-        from bench.api import migrate_to_head
+        pg = Postgres(tmp, url_env=("PROFILE_DATABASE_URL", "TEST_DATABASE_URL"))
+        url = pg.create_database(f"truco_profile_{os.getpid()}")
         migrate_to_head(url)
         from app import create_app
         app = create_app({"TESTING": False, "TRUCO_ENV": "testing",
@@ -242,13 +226,8 @@ def main(argv: list[str] | None = None) -> int:
             from app.db.extensions import db
             db.engine.dispose()
     finally:
-        if admin is not None:
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            admin.dispose()
-        if datadir is not None:
-            from devtools.embedded_pg import stop_embedded
-            stop_embedded(datadir)
+        if pg is not None:
+            pg.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
 

@@ -26,8 +26,6 @@ line is JSON.
 """
 from __future__ import annotations
 
-import argparse
-import glob
 import http.client
 import json
 import os
@@ -44,28 +42,19 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.api import (HOST, Gunicorn, Postgres, _children, libpq_url,  # noqa: E402
-                       make_counters, migrate_to_head, register)
+from bench.lib.calls import register  # noqa: E402
+from bench.lib.database import Postgres, libpq_url, make_counters, migrate_to_head  # noqa: E402
+from bench.lib.processes import MeasuredServer  # noqa: E402
+from bench.lib.procfs import cpu_ns  # noqa: E402
+from bench.lib.report import last_line, options  # noqa: E402
+from devtools.servers import HOST  # noqa: E402
 
 
-def cpu_ns(pids: list[int]) -> int:
-    """CPU nanoseconds run so far by every thread of `pids` (those still alive)."""
-    total = 0
-    for pid in pids:
-        for path in glob.glob(f"/proc/{pid}/task/*/schedstat"):
-            try:
-                with open(path) as f:
-                    total += int(f.read().split()[0])
-            except (OSError, ValueError, IndexError):
-                pass
-    return total
-
-
-class Meter:
+class RequestMeter:
     """One keep-alive connection to a server; each request is charged the CPU its workers
     and PostgreSQL's processes ran while it was answered."""
 
-    def __init__(self, server: Gunicorn, pg_pids: Callable[[], list[int]]) -> None:
+    def __init__(self, server: MeasuredServer, pg_pids: Callable[[], list[int]]) -> None:
         self.conn = http.client.HTTPConnection(HOST, server.port, timeout=10)
         self.workers = server.workers
         self.pg_pids = pg_pids
@@ -93,7 +82,7 @@ class Meter:
                 for kind, (n, w, p) in self.costs.items()}
 
 
-def play_ours(meter: Meter, tokens: list[str], seconds: float, seed: int) -> None:
+def play_ours(meter: RequestMeter, tokens: list[str], seconds: float, seed: int) -> None:
     auths = [{"Authorization": f"Bearer {t}"} for t in tokens]
     rng = random.Random(seed)
 
@@ -130,7 +119,7 @@ def play_ours(meter: Meter, tokens: list[str], seconds: float, seed: int) -> Non
         assert status == 200, after
 
 
-def play_baseline(meter: Meter, size: int, seconds: float) -> None:
+def play_baseline(meter: RequestMeter, size: int, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         status, _, _ = meter.request("view", "GET", f"/view/{size}")
@@ -141,8 +130,7 @@ def play_baseline(meter: Meter, size: int, seconds: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="4 s per side")
+    ap = options(__doc__, "4 s per side")
     ap.add_argument("--seconds", type=float, default=None, help="seconds per side (10)")
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
@@ -155,19 +143,16 @@ def main(argv: list[str] | None = None) -> int:
         base_url = pg.create_database(f"bench_costs_base_{os.getpid()}")
         migrate_to_head(our_url)
         make_counters(base_url, 8)
-        ours = Gunicorn("ours", "wsgi:app", {"DATABASE_URL": our_url, "TRUCO_ENV": "testing"},
-                        tmp)
-        base = Gunicorn("baseline", "bench._baseline_app:app",
-                        {"BASELINE_DSN": libpq_url(base_url), "TRUCO_ENV": "testing"}, tmp)
+        ours = MeasuredServer("ours", {"DATABASE_URL": our_url, "TRUCO_ENV": "testing"}, tmp)
+        base = MeasuredServer("baseline", {"BASELINE_DSN": libpq_url(base_url),
+                                           "TRUCO_ENV": "testing"}, tmp,
+                              app_spec="bench._baseline_app:app")
         ours.wait_healthy()
         base.wait_healthy()
         postmaster = pg.postmaster_pid()
-
-        def pg_pids() -> list[int]:
-            return [] if postmaster is None else [postmaster, *_children(postmaster)]
-
-        tokens = [register(ours.port, "costs_a"), register(ours.port, "costs_b")]
-        our_meter, base_meter = Meter(ours, pg_pids), Meter(base, pg_pids)
+        tokens = [register(ours.port, "costs_a", bot=True)[1],
+                  register(ours.port, "costs_b", bot=True)[1]]
+        our_meter, base_meter = RequestMeter(ours, pg.pids), RequestMeter(base, pg.pids)
         play_ours(our_meter, tokens, 1.0, args.seed)  # warm-up: caches, prepared statements
         play_baseline(base_meter, 1800, 1.0)
         our_meter.costs.clear()
@@ -191,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ours / baseline worker CPU: action {out.get('action_worker_ratio')}x the"
               f" counter POST, a view of a new version {out.get('view_new_worker_ratio')}x the"
               f" static GET")
-        print(json.dumps(out))
+        last_line(out)
         return 0
     finally:
         for server in (ours, base):

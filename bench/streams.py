@@ -24,10 +24,7 @@ The last line of output is one JSON object with every figure.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import resource
 import selectors
 import socket
 import sys
@@ -40,15 +37,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.api import (
-    HOST,
-    Gunicorn,
-    Postgres,
-    call_json,
-    log,
-    migrate_to_head,
-    percentile,
-)
+from bench.lib.calls import call_json, register  # noqa: E402
+from bench.lib.database import Postgres, migrate_to_head  # noqa: E402
+from bench.lib.processes import MeasuredServer, raise_nofile  # noqa: E402
+from bench.lib.report import last_line, log, options, trouble_lines  # noqa: E402
+from bench.lib.stats import percentile  # noqa: E402
+from devtools.servers import HOST  # noqa: E402
 
 DELIVERY_TARGET_MS = 250
 KB_RATIO_TARGET = 1.5
@@ -134,14 +128,6 @@ class Streams:
             sock.close()
 
 
-def raise_nofile(wanted: int) -> int:
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    if hard < wanted:
-        log(f"warning: RLIMIT_NOFILE is {hard}, below the {wanted} this run needs")
-    return hard
-
-
 def match_between(port: int, tokens: tuple[str, str]) -> str:
     """A started public 2-player match of the two players."""
     view, _, _ = call_json(port, "POST", "/v1/matches", {"players": 2, "visibility": "public",
@@ -162,14 +148,14 @@ def act(port: int, match_id: str, tokens: tuple[str, str]) -> float:
 
 
 def busy_backends(pg: Postgres, database: str) -> int:
+    """Backends of `database` doing something (neither idle nor the LISTEN)."""
     return sum(1 for state, app, query in pg.backends(database)
                if state not in ("idle", "") and query != "LISTEN truco")
 
 
-def measure_ours(port: int, server: Gunicorn, pg: Postgres, database: str,
+def measure_ours(port: int, server: MeasuredServer, pg: Postgres, database: str,
                  n: int) -> dict[str, object]:
-    tokens = tuple(call_json(port, "POST", "/v1/players", {"name": name}, expect=201)[0]["token"]
-                   for name in ("ana", "bia"))
+    tokens = tuple(register(port, name)[1] for name in ("ana", "bia"))
     matches = [match_between(port, tokens) for _ in range(10)]  # type: ignore[arg-type]
     side = match_between(port, tokens)  # type: ignore[arg-type]
     paths = [f"/v1/matches/{matches[0 if i < n // 10 else 1 + i % 9]}/stream"
@@ -232,7 +218,7 @@ def measure_ours(port: int, server: Gunicorn, pg: Postgres, database: str,
         streams.close()
 
 
-def measure_baseline(port: int, server: Gunicorn, n: int) -> float:
+def measure_baseline(port: int, server: MeasuredServer, n: int) -> float:
     before = server.rss_kb()
     streams = Streams(port, ["/stream"] * n)
     try:
@@ -246,25 +232,23 @@ def measure_baseline(port: int, server: Gunicorn, n: int) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="2,000 streams")
+    parser = options(__doc__, "2,000 streams")
     parser.add_argument("--streams", type=int, help="how many streams (default 10,000)")
     args = parser.parse_args()
     n = args.streams or (2000 if args.quick else 10000)
     raise_nofile(n + 1000)
     tmp = Path(tempfile.mkdtemp(prefix="bench-streams-"))
     pg = Postgres(tmp)
-    servers: list[Gunicorn] = []
+    servers: list[MeasuredServer] = []
     try:
         database = f"bench_streams_{os.getpid()}"
         url = pg.create_database(database)
         migrate_to_head(url)
         connections = str(max(2000, n + 500))
-        ours = Gunicorn("ours", "wsgi:app", {"DATABASE_URL": url, "TRUCO_ENV": "testing",
-                                             "GUNICORN_WORKER_CONNECTIONS": connections},
-                        tmp)
-        base = Gunicorn("baseline", "bench._baseline_stream:app",
-                        {"GUNICORN_WORKER_CONNECTIONS": connections}, tmp)
+        ours = MeasuredServer("ours", {"DATABASE_URL": url, "TRUCO_ENV": "testing",
+                                       "GUNICORN_WORKER_CONNECTIONS": connections}, tmp)
+        base = MeasuredServer("baseline", {"GUNICORN_WORKER_CONNECTIONS": connections}, tmp,
+                              app_spec="bench._baseline_stream:app")
         servers = [ours, base]
         for server in servers:
             server.wait_healthy()
@@ -277,11 +261,10 @@ def main() -> int:
                                   and figures["delivery_p99_ms"] < DELIVERY_TARGET_MS
                                   and figures["kb_ratio"] <= KB_RATIO_TARGET)
         for server in servers:
-            trouble = [line for line in server.log_text().splitlines()
-                       if "Error" in line or "Traceback" in line]
+            trouble = trouble_lines(server.log_text(), ("error", "traceback"))
             if trouble:
                 log(f"{server.name} log: " + "\n".join(trouble[:20]))
-        print(json.dumps(figures), flush=True)
+        last_line(figures)
         return 0 if figures["streams_held"] == n else 1
     finally:
         for server in servers:

@@ -75,12 +75,14 @@ class Server:
     `env` is laid over this process's environment (its own ``GUNICORN_CMD_ARGS`` follow
     the graceful timeout); `app_spec` is the WSGI application
     (``wsgi:app``, or a baseline's); `root` the code tree served; `log_path` where both
-    processes write (a temporary file, removed by :meth:`stop`, when None).
+    processes write (a temporary file, removed by :meth:`stop`, when None), unless
+    `worker_log_path` gives the worker a log of its own.
     """
 
     def __init__(self, name: str, env: Mapping[str, str], *, app_spec: str = "wsgi:app",
                  workers: int = 1, worker: bool = True, root: Path = ROOT,
-                 log_path: Path | None = None, graceful_timeout: float = 2.0) -> None:
+                 log_path: Path | None = None, graceful_timeout: float = 2.0,
+                 worker_log_path: Path | None = None) -> None:
         self.name = name
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
@@ -94,6 +96,8 @@ class Server:
             log_path = Path(path)
         self.log_path = log_path
         self._log = open(log_path, "ab")
+        self.worker_log_path = worker_log_path or log_path
+        self._worker_log = open(worker_log_path, "ab") if worker_log_path else self._log
         # held long polls must not delay the teardown; `env`'s arguments come after (and win)
         gunicorn_args = f"--graceful-timeout {graceful_timeout:g} " \
                         f"{env.get('GUNICORN_CMD_ARGS', '')}".strip()
@@ -114,7 +118,8 @@ class Server:
     def start_worker(self) -> subprocess.Popen[bytes]:
         """A ``python -m app.worker`` process on the same database, in a session of its own."""
         return subprocess.Popen([sys.executable, "-m", "app.worker"], cwd=self.root,
-                                env=self.env, stdout=self._log, stderr=subprocess.STDOUT,
+                                env=self.env, stdout=self._worker_log,
+                                stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
 
     def http_workers(self) -> list[int]:
@@ -160,6 +165,7 @@ class Server:
             stop_process_group(self.worker)
         stop_process_group(self.process, grace=10.0)
         self._log.close()
+        self._worker_log.close()
         if self._own_log:
             self.log_path.unlink(missing_ok=True)
 

@@ -1,9 +1,11 @@
-"""bench/bots_load.py: its options and the figures it summarises (no server started)."""
+"""bench/bots_load.py: its options, and the figures it summarises with bench/lib/stats.py (no server
+started)."""
 from __future__ import annotations
 
 import pytest
 
 from bench import bots_load
+from bench.lib import stats
 
 
 def test_defaults_full_and_quick() -> None:
@@ -25,8 +27,8 @@ def test_bad_options_exit(bad: list[str]) -> None:
 
 
 def test_summary_figures() -> None:
-    s = bots_load.stats_ms([0.010, 0.020, 0.030, 0.200])
+    s = stats.summary_ms([0.010, 0.020, 0.030, 0.200])
     assert s == {"n": 4, "p50": 20.0, "p99": 200.0, "max": 200.0}
-    assert bots_load.stats_ms([]) == {"n": 0, "p50": None, "p99": None, "max": None}
-    assert bots_load._ratio(30.0, 20.0) == 1.5
-    assert bots_load._ratio(None, 20.0) is None and bots_load._ratio(3.0, 0) is None
+    assert stats.summary_ms([]) == {"n": 0, "p50": None, "p99": None, "max": None}
+    assert stats.ratio(30.0, 20.0) == 1.5
+    assert stats.ratio(None, 20.0) is None and stats.ratio(3.0, 0) is None

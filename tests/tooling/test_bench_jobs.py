@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from bench import jobs
+from bench.lib import stats
 
 
 def test_importing_needs_no_job_library() -> None:
@@ -38,12 +39,12 @@ def test_bad_options_exit(bad: list[str]) -> None:
 
 
 def test_summary_figures() -> None:
-    assert jobs.percentile([], 50) is None
-    assert jobs.percentile([3.0, 1.0, 2.0, 4.0], 50) == 2.0
-    assert jobs.percentile(list(range(1, 101)), 99) == 99
-    assert jobs.percentile([5.0], 99) == 5.0
-    assert jobs.ratio(30.0, 20.0) == 1.5
-    assert jobs.ratio(None, 2.0) is None and jobs.ratio(2.0, 0) is None
+    assert stats.percentile([], 0.50) is None
+    assert stats.percentile([3.0, 1.0, 2.0, 4.0], 0.50) == 2.0
+    assert stats.percentile(list(range(1, 101)), 0.99) == 99
+    assert stats.percentile([5.0], 0.99) == 5.0
+    assert stats.ratio(30.0, 20.0) == 1.5
+    assert stats.ratio(None, 2.0) is None and stats.ratio(2.0, 0) is None
     lat = jobs.latency_ms([(10.0, 10.004), (10.0, 10.010), (20.0, 20.1)])
     assert lat == {"n": 3, "p50": 10.0, "p99": 100.0, "max": 100.0}
     assert jobs.latency_ms([]) == {"n": 0, "p50": None, "p99": None, "max": None}
