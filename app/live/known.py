@@ -30,7 +30,7 @@ class Seen(NamedTuple):
     version: int
     seat: int | None
     settled: bool = False
-    """Read once the match had started: seats no longer change, at any later version."""
+    """Read once the match had started: the seats hold, at every later version."""
 
 
 class Known:
