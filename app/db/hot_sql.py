@@ -318,11 +318,11 @@ def own_connection(engine: Engine | None = None) -> Iterator[Any]:
     transaction still open (an API error, a replay, a database error) rolls it back before
     the connection goes back to the pool; a connection that cannot even do that is
     dropped."""
-    fairy = (engine or db.engine).raw_connection()
-    dbapi = fairy.dbapi_connection
+    conn = (engine or db.engine).raw_connection()
+    dbapi = conn.dbapi_connection
     try:
         dbapi.autocommit = True
-        yield fairy
+        yield conn
     finally:
         try:
             if dbapi.info.transaction_status != TRANSACTION_STATUS_IDLE:
@@ -330,18 +330,18 @@ def own_connection(engine: Engine | None = None) -> Iterator[Any]:
                     cursor.execute("ROLLBACK")
             dbapi.autocommit = False
         except Exception:  # noqa: BLE001 - the connection is broken: never reused
-            fairy.invalidate()
-        fairy.close()
+            conn.invalidate()
+        conn.close()
 
 
-def lock_and_load(fairy: Any, match_id: str, player_id: str, key: str | None,
+def lock_and_load(conn: Any, match_id: str, player_id: str, key: str | None,
                   caller: bool = False) -> Loaded:
     """Begin, lock `match_id` and read it (404 when there is none): one round trip on the
-    action's connection `fairy` (:func:`own_connection`). `caller`: also read the caller,
+    action's connection `conn` (:func:`own_connection`). `caller`: also read the caller,
     `player_id` (a join seats them; 401 when there is no such player)."""
     if not id_can_exist(match_id):
         raise ApiError(404, "match_not_found", f"no match {match_id}")
-    with prepared.run(fairy, [_JOIN_LOCK if caller else _LOCK, _JOIN_LOAD if caller else _LOAD],
+    with prepared.run(conn, [_JOIN_LOCK if caller else _LOCK, _JOIN_LOAD if caller else _LOAD],
                       {"match_id": match_id, "player_id": player_id, "key": key},
                       begin=True) as cur:
         row = cur.fetchone()
@@ -362,15 +362,15 @@ def _caller(found: str | None) -> Player:
     return _player(fields["id"], fields)
 
 
-def read_match(match_id: str, fairy: Any = None) -> Match | None:
+def read_match(match_id: str, conn: Any = None) -> Match | None:
     """The same read without the lock (a view to render): the match, its seats and players,
-    in one prepared statement (on `fairy`, a pooled connection, or the session's); None when
+    in one prepared statement (on `conn`, a pooled connection, or the session's); None when
     there is no such match."""
     if not id_can_exist(match_id):
         return None
-    if fairy is None:
-        fairy = db.session.connection().connection
-    with prepared.run(fairy, [_READ], {"match_id": match_id}) as cur:
+    if conn is None:
+        conn = db.session.connection().connection
+    with prepared.run(conn, [_READ], {"match_id": match_id}) as cur:
         row = cur.fetchone()
     return None if row is None else _match_of(row)
 
@@ -418,7 +418,7 @@ sent, which its summary shows)."""
 
 def copy_match(match: Match) -> Match:
     """A plain copy of `match` (a stand-in, or a model object never in a session: a kept
-    match, app/live/written.py) for a verb to change, its seats copied too. (The verbs replace
+    match, app/live/recent.py) for a verb to change, its seats copied too. (The verbs replace
     the other values, never change them in place.)"""
     return _row(Match, **{name: getattr(match, name) for name in _MATCH_FIELDS},
                 seats=[_row(Seat, **{name: getattr(seat, name) for name in _SEAT_FIELDS})
@@ -469,27 +469,27 @@ def _notifications(writes: BufferedWrites, watched: str | None = None) -> dict[s
          for c, p in writes.notifications]).decode(), "watched": watched}
 
 
-def write_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
+def write_and_commit(conn: Any, match: Match, writes: BufferedWrites, seat: int,
                      player_id: str,
                      idempotency: IdempotencyRecord | None,
                      ) -> None:
     """Store the changed `match` after an action of `seat` and everything `writes` holds,
-    in one statement on the action's connection `fairy` (:func:`own_connection`), and
+    in one statement on the action's connection `conn` (:func:`own_connection`), and
     commit, in one round trip; then this process knows the new versions at once, whatever
     its listener's lag (as a session's commit teaches it: app/live/hub.py). `idempotency`:
     (key, request hash, status, response body as sent, headers) to keep, if any. (When the
     write fails, the `COMMIT` is never run: :func:`own_connection` rolls the transaction
     back.)"""
-    _write_and_commit(fairy, _WRITE, _action_parameters(
+    _write_and_commit(conn, _WRITE, _action_parameters(
         match, writes, seat, player_id, idempotency), writes, match)
 
 
-def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int,
+def write_if_current(conn: Any, match: Match, writes: BufferedWrites, seat: int,
                      player_id: str,
                      idempotency: IdempotencyRecord | None,
                      ) -> bool:
     """:func:`write_and_commit` for an action applied to the match as this process last
-    wrote it (app/live/written.py), without reading it first: `BEGIN`, the write and `COMMIT` in
+    wrote it (app/live/recent.py), without reading it first: `BEGIN`, the write and `COMMIT` in
     one round trip, kept only if the match is still at the version before `match`'s and
     `writes` has no delivery to enqueue (its players had no webhook endpoint: nor have they
     now). False when it was not kept: the match moved on (or gained an endpoint), or the
@@ -497,7 +497,7 @@ def write_if_current(fairy: Any, match: Match, writes: BufferedWrites, seat: int
     (:func:`own_connection` rolls this transaction back)."""
     assert not writes.deliveries, "an action with deliveries is written the locked way"
     try:
-        _write_and_commit(fairy, _WRITE_IF_CURRENT, _action_parameters(
+        _write_and_commit(conn, _WRITE_IF_CURRENT, _action_parameters(
             match, writes, seat, player_id, idempotency), writes, match, begin=True)
     except (psycopg2.errors.DivisionByZero, psycopg2.errors.UniqueViolation):
         return False
@@ -517,18 +517,18 @@ def _action_parameters(match: Match, writes: BufferedWrites, seat: int, player_i
             **_notifications(writes, watched=match.id)}
 
 
-def seat_and_commit(fairy: Any, match: Match, writes: BufferedWrites, seat: Seat) -> None:
+def seat_and_commit(conn: Any, match: Match, writes: BufferedWrites, seat: Seat) -> None:
     """Store the changed `match` after a join that took (or accepted) `seat`, as
     :func:`write_and_commit` stores an action."""
-    _write_and_commit(fairy, _JOIN_WRITE, {
+    _write_and_commit(conn, _JOIN_WRITE, {
         "w": _document(match, writes, seats=[_seat_row(seat)]), **_notifications(writes)},
         writes, match)
 
 
-def create_and_commit(fairy: Any, match: Match, writes: BufferedWrites) -> None:
+def create_and_commit(conn: Any, match: Match, writes: BufferedWrites) -> None:
     """Insert the new `match` (its row, seats, events, deliveries) and commit, in one round
-    trip on `fairy`, in the transaction :func:`creation_load` began."""
-    _write_and_commit(fairy, _CREATE_WRITE, {"w": _document(
+    trip on `conn`, in the transaction :func:`creation_load` began."""
+    _write_and_commit(conn, _CREATE_WRITE, {"w": _document(
         match, writes, id=match.id, ruleset=match.ruleset, players=match.players,
         target_score=match.target_score, visibility=match.visibility,
         invite_code=match.invite_code, created_by=match.created_by, seed=match.seed,
@@ -599,12 +599,12 @@ class CreationLoad:
     """The invited players who have blocked the creator."""
 
 
-def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoad:
+def creation_load(conn: Any, player_id: str, invited: list[str]) -> CreationLoad:
     """Begin, lock the creator's row (so that parallel creations count each other's
     waiting matches; a lock that lets the foreign keys of its other rows be checked), and
-    read what a creation needs: one round trip on `fairy`
+    read what a creation needs: one round trip on `conn`
     (:func:`own_connection`)."""
-    with prepared.run(fairy, [_LOCK_PLAYER, _CREATION_LOAD],
+    with prepared.run(conn, [_LOCK_PLAYER, _CREATION_LOAD],
                       {"player_id": player_id, "invited": invited}, begin=True) as cur:
         waiting, players, endpoints, creator, bots, pending, blocked_by = cur.fetchone()
     return CreationLoad(
@@ -614,15 +614,15 @@ def creation_load(fairy: Any, player_id: str, invited: list[str]) -> CreationLoa
         orjson.loads(pending or "{}"), orjson.loads(blocked_by or "[]"))
 
 
-def _write_and_commit(fairy: Any, statement: Statement, params: dict[str, Any],
+def _write_and_commit(conn: Any, statement: Statement, params: dict[str, Any],
                       writes: BufferedWrites, match: Match, begin: bool = False) -> None:
     """Every write of this path: `statement` (storing `match`), `COMMIT`, the notifications
     after it (:data:`_NOTIFY`), in one message; then this process knows what it committed.
     A message that fails uncertainly is judged by what was kept (app/db/write_outcome.py)."""
     try:
-        prepared.run(fairy, [statement], params, begin=begin, commit=True,
+        prepared.run(conn, [statement], params, begin=begin, commit=True,
                      after_commit=[_NOTIFY]).close()
     except UNCERTAIN:
-        if not was_committed(fairy, match.id, match.version, match.updated_at):
+        if not was_committed(conn, match.id, match.version, match.updated_at):
             raise
     announce(writes.changes)

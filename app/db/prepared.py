@@ -41,10 +41,10 @@ AFTER_COMMIT = ["BEGIN", "SET LOCAL synchronous_commit TO off"]
 transaction: one whose commit does not wait for the disk."""
 
 
-def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
+def run(conn: Any, statements: list[Statement], params: dict[str, Any],
         begin: bool = False, commit: bool = False,
         after_commit: list[Statement] | None = None) -> Any:
-    """Execute `statements` in one round trip on the pooled connection `fairy` (SQLAlchemy's
+    """Execute `statements` in one round trip on the pooled connection `conn` (SQLAlchemy's
     ``_ConnectionFairy``: it has ``info`` and ``cursor()``); the cursor, holding the last
     statement's rows. `begin`: a `BEGIN` first, in the same message (on a connection in
     autocommit, whose transaction the caller then ends); `commit`: a `COMMIT` last, in the
@@ -56,12 +56,12 @@ def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
     waiting for the disk: what must happen only after the commit and need not survive a
     crash (the notifications of a change: app/db/hot_sql.py)."""
     assert commit or not after_commit, "what runs after the commit needs one"
-    prepared: set[str] | None = fairy.info.get(_INFO_KEY)
-    cursor = fairy.cursor()
+    prepared: set[str] | None = conn.info.get(_INFO_KEY)
+    cursor = conn.cursor()
     if prepared is None:
         cursor.execute("SELECT name FROM pg_prepared_statements")
         prepared = {name for (name,) in cursor.fetchall()}
-        fairy.info[_INFO_KEY] = prepared
+        conn.info[_INFO_KEY] = prepared
     parts: list[str] = ["BEGIN"] if begin else []
     named = set(prepared)  # (and those this message prepares)
     _append(parts, statements, named)
@@ -75,7 +75,7 @@ def run(fairy: Any, statements: list[Statement], params: dict[str, Any],
         cursor.execute(";\n".join(parts), params)
     except psycopg2.Error:
         # (a PREPARE of this message may or may not have taken: read them again next time)
-        fairy.info.pop(_INFO_KEY, None)
+        conn.info.pop(_INFO_KEY, None)
         cursor.close()
         raise
     prepared.update(named)

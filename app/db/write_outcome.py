@@ -29,12 +29,12 @@ def outcome_unknown() -> ApiError:
                     retry_after=UNAVAILABLE_RETRY_AFTER)
 
 
-def was_committed(fairy: Any, match_id: str, version: int, updated_at: datetime) -> bool:
-    """Whether `match_id` is stored as written (`version`, `updated_at`), read on `fairy`
+def was_committed(conn: Any, match_id: str, version: int, updated_at: datetime) -> bool:
+    """Whether `match_id` is stored as written (`version`, `updated_at`), read on `conn`
     after its message failed (the failed transaction rolled back first); raises
     :func:`outcome_unknown` when that cannot tell."""
     try:
-        with fairy.dbapi_connection.cursor() as cursor:
+        with conn.dbapi_connection.cursor() as cursor:
             cursor.execute("ROLLBACK")
             cursor.execute("SELECT version, updated_at FROM matches WHERE id = %s",
                            (match_id,))

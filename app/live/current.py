@@ -67,12 +67,12 @@ def current_for(match_id: str, digest: str | None, heard: bool = True) -> Curren
     return read_current(db.session.connection().connection, known, match_id, digest)
 
 
-def read_current(fairy: Any, known: Known, match_id: str,
+def read_current(conn: Any, known: Known, match_id: str,
                  token_hash: str | None) -> Current | None:
-    """The caller's current view read on the pooled connection `fairy` (one prepared
+    """The caller's current view read on the pooled connection `conn` (one prepared
     statement), learned by `known`; None for an unknown match or token."""
     generation = known.generation
-    with prepared.run(fairy, [READ_CURRENT],
+    with prepared.run(conn, [READ_CURRENT],
                       {"match_ids": [match_id], "token_hashes": [token_hash]}) as cursor:
         row = cursor.fetchone()
     return learned(known, generation, match_id, token_hash, None if row is None else row[1:])

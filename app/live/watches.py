@@ -76,5 +76,5 @@ def watch(match_ids: Iterable[str], seconds: float, engine: Engine | None = None
 
 def _write(ids: list[str], seconds: float, engine: Engine | None) -> None:
     params: dict[str, Any] = {"match_ids": ids, "seconds": float(max(seconds, SECONDS))}
-    with own_connection(engine) as fairy:
-        prepared.run(fairy, [WATCH], params, begin=True, commit=True).close()
+    with own_connection(engine) as conn:
+        prepared.run(conn, [WATCH], params, begin=True, commit=True).close()
