@@ -1,26 +1,13 @@
-"""The action's database work in two round trips (the hot path: every move of every
-match), or one for the match this process wrote last (:func:`write_if_current`), and the
-same read for rendering views.
+"""The hot verbs' database work: an action in two round trips, or one for the match this
+process wrote last (:func:`write_if_current`); a creation and a join in two; the read that
+renders views.
 
-The action runs on a pooled connection of its own (:func:`own_connection`), outside the ORM
-session, so that nothing but these two messages reaches the database:
-
-1. :func:`lock_and_load`: `BEGIN`, then the match row is locked, then the match, its seats and
-   their players, the caller's stored answer for an `Idempotency-Key` and the players' active
-   webhook endpoints are read, all in one round trip. (The lock and the read are two
-   statements in one message: the lock must be held before the read, so that the read sees
-   what the lock's previous holder committed; a single `SELECT ... FOR UPDATE` joining the
-   seats would read them from the snapshot taken before it waited.)
-2. :func:`write_and_commit`: the match's new columns, the recorded action, its events, the
-   caller's deadline count reset, the idempotency record and the webhook outbox, all in one
-   statement, `COMMIT`, then the notifications in a short transaction of their own
-   (:data:`_NOTIFY`), all in the same message; then this process learns the new version
-   (app/live/known.py).
-
-The match comes back as plain stand-ins for the model objects (the models' columns and
-methods without the ORM's instrumentation, never in a session: :func:`_row`), so the service
-and the rendering use them as they use the models everywhere else; only the I/O is
-hand-written here. The models and migrations stay the single definition of the tables.
+On a pooled connection of its own (:func:`own_connection`), outside the ORM session:
+:func:`lock_and_load` (`BEGIN`, the match row locked, then the match, seats, players, the stored
+answer of an Idempotency-Key and the players' webhook endpoints read, in one message), then
+:func:`write_and_commit` (everything the change writes in one statement, `COMMIT`, then the
+notifications, in one message). Rows come back as plain stand-ins for the models (:func:`_row`);
+the models and migrations stay the one definition of the tables. Why: docs/performance.md.
 """
 from __future__ import annotations
 
@@ -225,24 +212,11 @@ SELECT count(pg_notify(x.channel, x.payload))
 """, {"notifications": "jsonb", "watched": "text"})
 """The notifications of a write, sent once its `COMMIT` is done, in the same message but a
 transaction of their own whose commit does not wait for the disk (app/db/prepared.py:
-`after_commit`). An action's notification of its match (`gated`) is sent only while the
-match (`watched`) is watched (app/live/watches.py, which says why checking it after the commit
-misses nothing); the others always are.
-
-Inside the write's transaction, PostgreSQL would hold its lock that puts notifications in
-commit order from the `NOTIFY` until after the commit's flush to disk: every write of every
-process would then reach the disk one at a time, none sharing another's flush. After the
-commit, the lock is held a moment, and concurrent writes share their flushes again. A
-notification still comes after the change it tells of is committed, as before, and never for
-a write that failed (PostgreSQL runs nothing of a message after a failed statement); what
-changes is that the two are no longer one atomic step. PostgreSQL has the whole message
-before it runs any of it, so this process dying meanwhile changes nothing; what can leave a
-committed change untold is its backend ending between the two (terminated by an
-administrator; a crash restarts every backend, and every listener then starts afresh), or
-the notification's own transaction failing (PostgreSQL's notification queue full: the verb
-then answers 503 although committed, and a retry with its Idempotency-Key replays it). The
-other processes then learn the change as after a notification lost in any other way
-(app/live/known.py: what they heard is trusted for seconds, then read again)."""
+`after_commit`), so that concurrent writes share their flushes. An action's notification of
+its match (`gated`) is sent only while the match (`watched`) is watched (app/live/watches.py);
+the others always are. A notification comes only after its change is committed, never for a
+write that failed; a committed change goes untold only if its backend ends between the two or
+this transaction fails (the verb then answers 503): docs/performance.md."""
 
 _UNCHANGED = """ AND version = (%(w)s->>'version')::int - 1
      AND NOT EXISTS (SELECT 1 FROM seats s JOIN webhook_endpoints e ON e.player_id = s.player_id
@@ -255,11 +229,10 @@ endpoint (the write enqueues no delivery: one that has goes the locked way)."""
 
 def _writing(name: str, *parts: str, if_current: bool = False) -> Statement:
     """One statement of `parts` (data-modifying CTEs) from one JSON document `w` (one
-    parameter to quote instead of two dozen: quoting them cost the worker as much as the
-    round trip) and, for an action, the answer to keep. `if_current`: the match's update is
-    guarded (:data:`_UNCHANGED`), every other part writes only if it did, and the statement
-    fails when it did not (:data:`_DONE_IF_CURRENT`). (The notifications follow the commit:
-    :data:`_NOTIFY`.)"""
+    parameter to quote instead of two dozen) and, for an action, the answer to keep.
+    `if_current`: the match's update is guarded (:data:`_UNCHANGED`), every other part writes
+    only if it did, and the statement fails when it did not (:data:`_DONE_IF_CURRENT`). (The
+    notifications follow the commit: :data:`_NOTIFY`.)"""
     if if_current:
         sql = "WITH" + ",".join(parts).replace("/*if unchanged*/", _UNCHANGED).replace(
             "/*where current*/", "WHERE EXISTS (SELECT 1 FROM m)").replace(

@@ -1,22 +1,12 @@
-"""Server-side prepared statements for the hot paths: PostgreSQL plans each of them once per
-connection instead of at every request (planning the action's statements cost more of the
-database's CPU than running them).
+"""Server-side prepared statements for the hot paths, each planned once per connection.
 
-Once is what the app's connections ask for: `plan_cache_mode=force_generic_plan`
-(app/infra/config.py). Left to choose, PostgreSQL compares the generic plan's estimated cost with
-the custom plans' and may go on planning at every execution: it did for the view's version
-read, whose generic plan (a list of unknown length) it estimated dearer, at three times the
-read's own cost. So every statement here is written to have a good generic plan (index
-lookups by parameter), which a test checks on tables of realistic size.
-
-psycopg2 has no prepared statements of its own, so they are SQL's `PREPARE` / `EXECUTE`. A
-statement is written with psycopg2's named parameters (``%(name)s``) and their SQL types;
-:class:`Statement` turns it into ``PREPARE name AS
-... $1 ...`` and ``EXECUTE name(%(a)s, ...)``. Which names a connection has prepared is
-kept in the pool's per-connection ``info``; a new connection reads `pg_prepared_statements`
-once, and the `PREPARE` of a missing statement travels in the same round trip as its first
-`EXECUTE`. Prepared statements outlive transactions (a rollback keeps them) and end with
-their connection.
+The app's connections ask for generic plans (`plan_cache_mode=force_generic_plan`,
+app/infra/config.py), so every statement here is written to have a good generic plan (index
+lookups by parameter), which a test checks on tables of realistic size. They are SQL's
+`PREPARE` / `EXECUTE`: a :class:`Statement` is written with psycopg2's named parameters and
+their SQL types. The names a connection has prepared are kept in the pool's per-connection
+``info``; a missing statement's `PREPARE` travels in the same round trip as its first
+`EXECUTE`. Prepared statements outlive transactions and end with their connection.
 """
 from __future__ import annotations
 

@@ -1,15 +1,11 @@
 """What a write whose message failed did: the one question a lost connection leaves open.
 
-A write and its `COMMIT` travel in one message (app/db/hot_sql.py). When that message
-fails with a database error (connection lost, a timeout, the notifications after the commit
-refused), the commit may have happened or not. The outcome is then read back on the same
-connection: the match as written (its version and its `updated_at`, which the writing
-process chose) means committed (the verb answers as if nothing had failed); an older version,
-or that version written by someone else, means nothing was kept (503 `service_unavailable`,
-as any failure before the write). A newer version, or a read that fails too: nobody can tell,
-503
-`outcome_unknown`, and the client retries with the same `Idempotency-Key`, which answers the
-stored result if the write was kept and applies it once if not.
+A write and its `COMMIT` travel in one message (app/db/hot_sql.py); when that message fails
+with a database error, the outcome is read back on the same connection. The match as written
+(its version and the `updated_at` the writing process chose): committed, answered as if
+nothing had failed. An older version, or that version by someone else: nothing kept, 503
+`service_unavailable`. A newer version, or a read that fails too: 503 `outcome_unknown`, and a
+retry with the same Idempotency-Key answers the stored result or applies the action once.
 """
 from __future__ import annotations
 

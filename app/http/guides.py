@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 SERVED = {"openapi.yaml": "/openapi.yaml"}
 """Repository files the server serves, beside the guides: their URLs."""
 GUIDE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; "

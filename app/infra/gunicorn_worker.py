@@ -1,18 +1,11 @@
 """Gunicorn's gevent worker, answering its own errors as problem+json.
 
-On SIGTERM it also tells :mod:`app.infra.shutdown` to answer every held long poll at once.
-
-It holds at most TRUCO_MAX_CONNECTIONS_PER_CLIENT connections per client address at once
-(default 256 in production, no cap otherwise; 0: no cap): one more is answered 429
-`too_many_connections` and closed, so one address cannot take every connection of a worker.
-Behind a reverse proxy every connection comes from the proxy: turn it off there and cap per
-client at the proxy (docs/reliability.md).
-
-Gunicorn rejects some requests before the application sees them (a bad request line or
-header: 400, a request line too long: 414, too many or too large headers: 431, a bad chunk
-size met while it drains a body: 400) with a small HTML page. This worker lets gunicorn choose
-the status and log as usual, captures that page, and sends the same status as an RFC 9457
-problem (``application/problem+json``) instead.
+On SIGTERM it tells :mod:`app.infra.shutdown` to answer every held long poll at once. It
+holds at most TRUCO_MAX_CONNECTIONS_PER_CLIENT connections per client address (default 256 in
+production, else no cap; 0: no cap): one more is answered 429 `too_many_connections` and
+closed (behind a reverse proxy, cap at the proxy instead: docs/reliability.md). Requests
+gunicorn rejects before the application sees them (400, 414, 431) keep gunicorn's status and
+log line, and get an RFC 9457 problem body instead of its HTML page.
 """
 from __future__ import annotations
 

@@ -1,16 +1,12 @@
 """The current version of match views, read for many requests by one query.
 
-Every view body the shortcut sends (app/http/front/view.py) is rendered from a version read in
-the database, not from what the process has heard: a client whose action another process
-has just acknowledged must never read the match from before it. Under load that read was
-most of the database's work for a view, one round trip each. Here the requests of a process
-that are in flight at the same moment share one: a reader thread (a greenlet under gevent)
-takes every (match, token) asked since its last query, reads them all in one prepared
-statement, and hands each caller its row. A caller waits for a query that starts after it
-asked, so it reads what was committed before its request, as a read of its own would; it
-waits at most one query longer (the one in flight when it asked). Under gevent the reader
-wakes after the requests that were ready together have all asked: the busier the process,
-the more each query carries.
+Every view body the fast path sends (app/http/front/view.py) is rendered from a version read
+in the database, so that a client whose action another process acknowledged never reads the
+match from before it. The requests of a process in flight at the same moment share that read:
+a reader thread (a greenlet under gevent) takes every (match, token) asked since its last
+query and reads them all in one prepared statement. A caller waits for a query that starts
+after it asked, so it reads what was committed before its request, at most one query later
+than a read of its own.
 """
 from __future__ import annotations
 

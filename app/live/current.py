@@ -4,7 +4,7 @@ answered without loading or rendering the match when nothing changed.
 
 The query reads the version of the match and the caller's seat (the token checked in the
 same statement); it returns nothing for an unknown match or token, and the caller then takes
-the full path, which answers 401 / 404 exactly as before.
+the full path, which answers 401 or 404.
 """
 from __future__ import annotations
 

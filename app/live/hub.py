@@ -1,15 +1,11 @@
 """Long polls: one LISTEN connection per process wakes the requests waiting on a match.
 
-Every change sends `NOTIFY truco, '<match id>:<version>:<player ids>'` once committed (inside
-its transaction on the ORM's paths; right after its commit, in the same message, on the hot
-verbs' own: app/db/hot_sql.py, `_NOTIFY`), so every app process (on any machine) sharing the
-database hears each committed change. A waiting request
-holds no database connection: it releases its session, then sleeps on an Event that the
-listener sets. Under gunicorn's gevent worker the thread and the Events are green.
-
-Notifications sent while no listener is connected (before the first LISTEN, or while it
-reconnects after the connection dropped) are lost, so every time the listener has (re)issued
-LISTEN it wakes every waiter once: each re-checks the database and misses nothing.
+Every committed change sends `NOTIFY truco, '<match id>:<version>:<player ids>'` (inside its
+transaction on the ORM's paths; right after its commit on the hot verbs': app/db/hot_sql.py),
+so every app process sharing the database hears it. A waiting request holds no database
+connection: it sleeps on an Event that the listener sets (green under gevent). Notifications
+sent while no listener is connected are lost, so every time the listener (re)issues LISTEN it
+wakes every waiter once, and each re-checks the database.
 """
 from __future__ import annotations
 

@@ -1,23 +1,13 @@
 """What this process knows without asking the database: the current version of matches,
-callers' seats and tokens, so that a conditional GET (304), a long poll's re-check and a view
-whose rendering is already shared cost no query at all.
+callers' seats and tokens, so that a 304, a long poll's re-check and a view whose rendering is
+shared cost no query.
 
-Every fact comes from the process's LISTEN connection (:mod:`app.live.hub`), which hears each
-committed change of every process, or from a read made while that connection listened. It is
-trusted only while the connection stays up: when it drops, notifications may be lost, so
-everything known is forgotten and reads made before the drop may not teach anything
-(`generation`). A version is never lowered (a read that raced a newer notification keeps the
-newer one), and every fact expires after a few seconds anyway, so even a connection that died
-without a word is re-read soon.
-
-Actions are notified only while their match is watched (app/live/watches.py): a match's version
-is trusted only after a read that found the match watched, and only until that watch ends
-(less a margin), so a 304 never rests on an action nobody was told of.
-
-What a 304 promises is then what PostgreSQL's own reads promise: the answer was current at a
-moment during the request, give or take the few milliseconds a notification takes to arrive
-after its commit. The process that commits a change learns it at once (read-your-writes on
-one process). A version this process has not heard of is never answered from here.
+Every fact comes from the process's LISTEN connection (:mod:`app.live.hub`) or from a read made
+while it listened, and is trusted only while that connection stays up (a drop forgets
+everything: `generation`). A version is never lowered, every fact expires after FRESH_SECONDS,
+and a match's version is trusted only while the watch a read found lasts (less
+WATCH_MARGIN_SECONDS). A version this process has not heard of is never answered from here.
+What it promises: docs/performance.md.
 """
 from __future__ import annotations
 
@@ -40,7 +30,7 @@ class Seen(NamedTuple):
     version: int
     seat: int | None
     settled: bool = False
-    """Read once the match had started: seats no longer change, at any later version."""
+    """Read once the match had started: the seats hold, at every later version."""
 
 
 class Known:

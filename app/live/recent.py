@@ -1,19 +1,11 @@
-"""The matches this process has just written, kept a moment so that a view of that version
-renders without reading the match back, and so that the next action on it can be tried
+"""The matches this process has just written, by (id, version), kept a moment so that a view
+of that version renders without reading the match back, and the next action on it can be tried
 without reading it first.
 
-After an action, the next request is most often a view of the version it made (the other
-players' turn, or a long poll woken by it). The version to show is still read in the
-database (app/live/current.py: a view is always rendered from a version read); only when that
-version is one this process wrote itself is the match taken from here instead of read again.
-A kept match is never changed afterwards (the action that made it is over), and everything a
-view shows changes only with the version, so the body is the same as from a read (a test
-compares them byte for byte).
-
-The newest version kept of a match is also where the next action on it starts
-(app/play/moves.py: `act`): an action applied to it is written only if the match is still at that
-version when the write runs (app/db/hot_sql.py: `write_if_current`), else it is made again
-on the match read under its lock.
+The version to show is still read in the database (app/live/current.py); only when it is one
+this process wrote is the match taken from here. A kept match never changes, and a view of it
+is byte for byte a view of the match read. An action applied to the newest kept version is
+written only if the match is still at that version (app/db/hot_sql.py: `write_if_current`).
 """
 from __future__ import annotations
 

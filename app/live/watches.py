@@ -1,25 +1,13 @@
 """Watched matches: an action is notified only while someone may need to hear of it.
 
-Every notification wakes a PostgreSQL backend and a greenlet in every app process: an
-action's cost 1.13 times over when nobody waits on its match (docs/benchmarks.md). So an
-action's notification (app/db/hot_sql.py: `_NOTIFY`) is sent only while its match is
-watched, which whoever needs it says first, in `match_watches`:
-
-- a long poll (a match's view, its events, an action's `?wait`, a player's inbox: each of
-  the player's matches), for its whole wait (app/live/hub.py: `wait_for`'s `watch`);
-- a conditional GET answered from what the process heard (app/http/front/view.py), when the
-  process does not trust what it heard of the match, so that the next ones need no query.
-
-Every other change (a creation, a join, a resignation, a bot's move, a deadline) is always
-notified.
-
-Why nothing is missed: the action's check runs after its commit (the notification's own
-transaction), and a watcher commits its watch before it reads. Either the action's check
-starts after the watch is committed, and sees it (a notification), or it started before:
-then the action had committed even earlier, and the watcher's read, which starts after its
-own commit, sees it. What a process heard of a match is trusted only from a read that saw
-the match watched, and only until that watch ends (app/live/known.py); a request that needs it
-watched longer watches it again (app/live/hub.py: `Hub.watch`).
+An action's notification (app/db/hot_sql.py: `_NOTIFY`) is sent only while its match has a
+row in `match_watches` that has not ended; a long poll watches its matches for its whole wait
+(app/live/hub.py: `Hub.watch`), and a conditional GET the process cannot answer from what it
+trusts watches its match for SECONDS. Every other change is always notified. Nothing is
+missed: a watcher commits its watch before it reads, and the action checks after its commit,
+so either the check sees the watch or the watcher's read sees the action. What a process
+heard of a match is trusted only until the watch it read ends (app/live/known.py). Why:
+docs/performance.md.
 """
 from __future__ import annotations
 

@@ -1,18 +1,12 @@
 """Sending the webhook outbox (the background worker's second job).
 
-Each attempt is three short steps, none of which holds a row lock during the HTTP call:
-
-1. claim: `SELECT ... FOR UPDATE SKIP LOCKED` the most overdue pending delivery, give it a
-   lease (`locked_until`, also its `next_attempt_at`, so that it leaves the queue), count the
-   attempt, commit;
-2. send: one signed POST through `app.webhooks.outbound` (time limits, no redirects, a size limit,
-   public addresses only unless allowed);
-3. record: if the lease is still ours, store the result: delivered, or the next attempt after
-   an exponential backoff with jitter; after a day of failures the delivery has failed and
-   its endpoint is disabled.
-
-A worker that dies mid-send loses nothing: when its lease ends, the delivery is due again (the
-receiver may then get it twice, with the same `webhook-id`: deliveries are at least once).
+Each attempt is three short steps, none holding a row lock during the HTTP call: claim (`FOR
+UPDATE SKIP LOCKED` the most overdue pending delivery, give it a lease, count the attempt,
+commit); send (one signed POST through app.webhooks.outbound); record, if the lease is still
+ours (delivered, or the next attempt after an exponential backoff with jitter; after a day of
+failures the delivery has failed and its endpoint is disabled). A worker that dies mid-send
+loses nothing: when its lease ends the delivery is due again (deliveries are at least once,
+with the same `webhook-id`).
 """
 from __future__ import annotations
 

@@ -1,16 +1,11 @@
 """Sending the webhook outbox concurrently and fairly (the worker's delivery thread).
 
-A dispatcher thread claims due deliveries (app/webhooks/delivery.py: claim) and hands each to
-a pool of SENDERS threads, which send it and record the outcome. It never claims past
-PER_ENDPOINT attempts in flight to one endpoint nor PER_OWNER to one player's endpoints, so
-one owner's slow or silent endpoints hold at most PER_OWNER senders and everyone else's
-deliveries still find a free one; endpoints whose circuit is open are skipped
-(app/webhooks/breaker.py). Every attempt is bounded in time (app/webhooks/outbound.py: ATTEMPT_DEADLINE).
-
-It starts when a delivery commits: `NOTIFY truco_webhooks` is sent with the change that
-enqueued it (app/webhooks/outbox.py), heard on a LISTEN connection of its own, with a poll of
-POLL_SECONDS as a safety net (retries that come due, a lost connection). The caps hold per
-worker process.
+A dispatcher thread claims due deliveries (app/webhooks/delivery.py) and hands each to a pool
+of SENDERS threads. It never claims past PER_ENDPOINT attempts in flight to one endpoint nor
+PER_OWNER to one player's endpoints, so one owner's slow endpoints never hold every sender;
+endpoints whose circuit is open are skipped (app/webhooks/breaker.py). It starts when a
+delivery commits (`NOTIFY truco_webhooks`, heard on a LISTEN connection of its own), with a
+poll of POLL_SECONDS as a safety net. The caps hold per worker process.
 """
 from __future__ import annotations
 
