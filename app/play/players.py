@@ -45,3 +45,9 @@ def player_profile(player_id: str) -> dict[str, Any]:
     if player is None:
         raise ApiError(404, "player_not_found", f"no player {player_id}")
     return profile(player)
+
+
+def handle_profile(handle: str) -> dict[str, Any]:
+    """The public profile of the player with `handle` (regardless of case), or 404
+    `player_not_found`."""
+    return profile(handles.found(handle))

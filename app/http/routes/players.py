@@ -6,7 +6,6 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 
-from app.play import handles
 from app.play import inbox
 from app.db import ratelimit
 from app.http.long_poll import wait_until
@@ -73,7 +72,7 @@ def update_me(body: dict[str, Any]) -> Response:
 @blp.doc(operationId="findPlayerByHandle")
 def find_player(args: dict[str, Any]) -> Response:
     """The public profile of the player with this handle (compared regardless of case)."""
-    return json_response(profile(handles.found(args["handle"])))
+    return json_response(players.handle_profile(args["handle"]))
 
 
 @blp.route("/players/me/token", methods=["POST"])
@@ -111,21 +110,18 @@ def my_matches(args: dict[str, Any]) -> Response:
     invitation arrived)."""
     player = require_player()
     seen = request.headers.get("If-None-Match")
-    start = inbox.attention(player) if args["wait"] else None
+    if not args["wait"]:
+        listed = inbox.page(player, args)
+    else:
+        start = inbox.attention(player)
 
-    def check() -> dict[str, Any] | None:
-        now = inbox.attention(player)
-        listed = inbox.page(player, args, known=now)
-        idle = (etag_matches(seen, inbox.list_tag(listed))
-                or (args.get("your_turn") and not listed["items"]))
-        return None if idle and now == start else listed
+        def news() -> dict[str, Any] | None:
+            return inbox.news(player, args, seen, start)
 
-    listed = check() if args["wait"] else inbox.page(player, args)
-    if listed is None:
         # One key, the player's: every change of a match they sit in (or just joined, left
         # or were invited to) names them in its notification.
-        listed = wait_until([player.id], check, args["wait"],
-                                  watch=inbox.open_matches(player)) or inbox.page(player, args)
+        listed = news() or wait_until([player.id], news, args["wait"],
+                                      watch=inbox.open_matches(player)) or inbox.page(player, args)
     tag = inbox.list_tag(listed)
     if etag_matches(seen, tag):
         return not_modified(tag)
