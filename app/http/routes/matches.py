@@ -21,7 +21,7 @@ from app.http.auth import (accepts_player, caller_id, optional_player, require_p
                            requires_player)
 from app.db.extensions import db
 from app.play.store import get_match
-from app.db.models import Match
+from app.db.models import Match, id_can_exist
 from app.play.lobby import lobby as lobby_page
 from app.play.rematch import rematch as make_rematch
 from app.infra.encoding import tagged
@@ -110,6 +110,8 @@ class _Reader:
         return heard_of(_listening().known, match_id, digest)
 
     def read(self, match_id: str, digest: str | None) -> Current | None:
+        if not id_can_exist(match_id):  # (no row has it: get_match answers the 404)
+            return None
         return read_current(db.session.connection().connection, _listening().known, match_id,
                             digest)
 
