@@ -17,8 +17,7 @@ from app.db import ratelimit
 from app.play import seats as service
 from app.db.hot_sql import read_match
 from app.http.responses import answer_response, body_response, json_response, not_modified
-from app.http.auth import (accepts_player, caller_id, optional_player, require_player,
-                           requires_player)
+from app.http.auth import accepts_player, caller_id, optional_player, require_player, requires_player
 from app.db.extensions import db
 from app.play.store import get_match
 from app.db.models import Match, id_can_exist
@@ -39,7 +38,7 @@ from app.http.schemas import (
     headers,
     not_modified_doc,
 )
-from app.live.written import written
+from app.live.recent import recent
 from app.play.view import full_view, view
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
@@ -124,7 +123,7 @@ class _Reader:
         return wait_until([match_id], changed, wait)
 
     def load(self, match_id: str, version: int) -> Match | None:
-        return written.get(match_id, version) or read_match(match_id) or get_match(match_id)
+        return recent.get(match_id, version) or read_match(match_id) or get_match(match_id)
 
     def rendered(self, match: Match, player_id: str | None) -> tuple[conditional.Key, bytes]:
         return conditional.rendered(match, player_id)

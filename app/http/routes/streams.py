@@ -11,8 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from app.play import streams
 from app.infra.tokens import hash_token
-from app.http.auth import (accepts_player, bearer_token, optional_player, poll_key,
-                           require_player, requires_player)
+from app.http.auth import accepts_player, bearer_token, optional_player, poll_key, require_player, requires_player
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.store import get_match
