@@ -15,6 +15,7 @@ from app.infra import logs
 from app.http import security_headers
 from app.http.front import view as view_shortcut
 from app.infra.config import client_deadlines, load_config
+from app.http import auth
 from app.http.cors import init_cors
 from app.infra.config import normalise_database_url
 from app.http.errors import ApiRequest, register_error_handlers
@@ -59,6 +60,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     smorest_api.init_app(app)
     register_error_handlers(app)
     init_cors(app)
+    app.before_request(auth.check_options_caller)  # (after the CORS preflight answer)
     body.init_app(app)
     security_headers.init_app(app)
 

@@ -9,8 +9,12 @@ no byte-by-byte comparison of secret material happens in Python either.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
+from copy import deepcopy
+from functools import wraps
+from typing import Any, TypeVar
 
-from flask import g, request
+from flask import current_app, g, request
 
 from app.infra.problems import ApiError
 from app.db.extensions import db
@@ -19,6 +23,51 @@ from app.infra.tokens import hash_token, parse_bearer, token_hash_of
 from app.live.current import Current, current_for
 from app.live.hub import hub
 from app.live.pollcap import token_key
+from app.http.schemas import AUTH_OPTIONAL, AUTH_REQUIRED
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def requires_player(view: View) -> View:
+    """Declare that `view` needs a player: 401 before its body or query is parsed (place it
+    right under the route), and `bearerAuth` required in the OpenAPI document."""
+    return _declared(view, AUTH_REQUIRED, caller_id)
+
+
+def accepts_player(view: View) -> View:
+    """Declare that `view` takes an optional player: a token that is sent must be valid
+    (401 before the body or query is parsed), and `bearerAuth` optional in the document."""
+    return _declared(view, AUTH_OPTIONAL, _caller_if_sent)
+
+
+def _caller_if_sent() -> None:
+    if token_sent():
+        caller_id()
+
+
+def _declared(view: View, security: dict[str, Any], check: Callable[[], object]) -> View:
+    @wraps(view)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        check()
+        return view(*args, **kwargs)
+
+    apidoc = deepcopy(getattr(view, "_apidoc", {}))
+    apidoc["manual_doc"] = {**apidoc.get("manual_doc", {}), **deepcopy(security)}
+    checked._apidoc = apidoc  # type: ignore[attr-defined]
+    checked.caller_check = check  # type: ignore[attr-defined]
+    return checked  # type: ignore[return-value]
+
+
+def check_options_caller() -> None:
+    """``before_request``: an OPTIONS request, which Flask answers without calling the view,
+    is checked as its route declares (a preflight CORS does not answer is 401 where the
+    route needs a player)."""
+    if request.method != "OPTIONS":
+        return
+    view = current_app.view_functions.get(request.endpoint or "")
+    check = getattr(view, "caller_check", None)
+    if check is not None:
+        check()
 
 
 def bearer_token() -> str | None:

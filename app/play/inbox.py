@@ -15,6 +15,7 @@ from sqlalchemy import ColumnElement, any_, case, func, select
 from sqlalchemy.orm import selectinload
 
 from app.db.extensions import db
+from app.infra.encoding import etag_matches
 from app.play.invitation_rules import ttl as invitation_ttl
 from app.db.models import Match, Player, Seat
 from app.play.rendering import match_summary
@@ -73,6 +74,18 @@ def attention(player: Player) -> tuple[int, int, int]:
         .select_from(Match).join(Seat, Seat.match_id == Match.id)
         .where(Seat.player_id == player.id, _listed(datetime.now(timezone.utc)))).one()
     return int(row[0]), int(row[1]), int(row[2])
+
+
+def news(player: Player, filters: dict[str, Any], seen: str | None,
+         start: tuple[int, int, int] | None) -> dict[str, Any] | None:
+    """The page, or None while a long poll begun at attention `start` has nothing to say:
+    the page is the one `seen` (an If-None-Match), or empty under `your_turn=true`, and
+    the player's attention is still `start`."""
+    now = attention(player)
+    listed = page(player, filters, known=now)
+    idle = (etag_matches(seen, list_tag(listed))
+            or (filters.get("your_turn") and not listed["items"]))
+    return None if idle and now == start else listed
 
 
 def open_matches(player: Player) -> list[str]:

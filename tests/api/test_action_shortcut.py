@@ -160,7 +160,7 @@ def test_what_is_not_plainly_an_action_goes_to_flask(client: Any, app: Any) -> N
             r = client.post(path, headers=headers, **request)
         assert r.status_code == status, (request, r.get_data(as_text=True))
         assert r.headers["Content-Type"] == "application/problem+json"
-        if status != 401:  # (401 is the blueprint's before-request hook: no dispatch)
+        if status != 401:  # (401 is the route's declared authentication: no dispatch)
             assert seen == [path], request
     with flask_dispatches(app, allowed=True) as seen:  # a long poll's query string
         r = client.post(f"{path}?wait=0", json=action, headers=auth)

@@ -9,10 +9,10 @@ from flask_smorest import Blueprint
 from app.play.act import after_wait, send_action, turn_or_end, waiting_seat
 from app.http.long_poll import wait_until
 from app.http.responses import answer_response
-from app.http.auth import caller_id
+from app.http.auth import caller_id, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema
-from app.http.schemas import (ACTION_BODY, AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
+from app.http.schemas import (ACTION_BODY, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
                          IllegalActionProblemSchema, MatchViewSchema, RateLimitedProblemSchema,
                          ValidationProblemSchema, VersionMismatchProblemSchema, WaitQuerySchema,
                          any_problem, headers)
@@ -20,14 +20,9 @@ from app.http.schemas import (ACTION_BODY, AUTH_REQUIRED, IDEMPOTENCY_KEY, IF_MA
 blp = Blueprint("actions", __name__, url_prefix="/v1", description="Playing a match")
 
 
-@blp.before_request
-def _authenticate() -> None:
-    """401 before the body is parsed: no token on an endpoint that needs one is 401 (API.md)."""
-    caller_id()
-
-
 @blp.route("/matches/<match_id>/actions", methods=["POST"],
            parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+@requires_player
 @blp.arguments(WaitQuerySchema(), location="query")
 @blp.arguments(ActionSchema())
 @blp.response(200, MatchViewSchema, headers=headers("ETag", "Idempotent-Replayed"))
@@ -47,7 +42,7 @@ def _authenticate() -> None:
                   description="service_unavailable: the database failed before the action was "
                               "written, nothing changed; outcome_unknown: the commit could not "
                               "be confirmed, retry with the same Idempotency-Key")
-@blp.doc(**AUTH_REQUIRED, **ACTION_BODY)
+@blp.doc(**ACTION_BODY)
 @blp.doc(operationId="sendAction")
 def post_action(args: dict[str, Any], body: dict[str, Any], match_id: str) -> Response:
     """Play, raise, accept or refuse. Answers with your view after the action; built-in bots

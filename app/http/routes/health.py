@@ -12,13 +12,12 @@ import flask_swagger_ui
 import marshmallow as ma
 from flask import Blueprint, Response, current_app, send_from_directory
 from flask_smorest import Blueprint as ApiBlueprint
-from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.infra.problems import PROBLEM_MIMETYPE, UNAVAILABLE_RETRY_AFTER, ApiError
 from app.http.errors import ProblemSchema
-from app.db.extensions import db
 from app.infra.logthrottle import warn_throttled
+from app.play.readiness import check_database
 
 SWAGGER_UI_DIST = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
 
@@ -48,15 +47,12 @@ def healthz() -> dict[str, str]:
 def readyz() -> dict[str, str]:
     """The process can reach its database."""
     try:
-        db.session.execute(text("SELECT 1"))
+        check_database()
     except SQLAlchemyError as exc:
-        db.session.rollback()
         warn_throttled(current_app.logger, "readiness check failed",
                        type(getattr(exc, "orig", None) or exc).__name__)
         raise ApiError(503, "database_unavailable", "The database is not reachable.",
                        retry_after=UNAVAILABLE_RETRY_AFTER) from None
-    finally:
-        db.session.remove()
     return {"status": "ready"}
 
 

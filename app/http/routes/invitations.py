@@ -8,8 +8,8 @@ from app.play import blocks
 from app.play import invitations
 from app.db import ratelimit
 from app.http.responses import json_response
-from app.http.auth import require_player
-from app.http.schemas import (AUTH_REQUIRED, BlockedListSchema, BlockedSchema,
+from app.http.auth import require_player, requires_player
+from app.http.schemas import (BlockedListSchema, BlockedSchema,
                          InvitationsDeclinedSchema)
 
 blp = Blueprint("invitations", __name__, url_prefix="/v1",
@@ -17,8 +17,9 @@ blp = Blueprint("invitations", __name__, url_prefix="/v1",
 
 
 @blp.route("/me/invitations/decline", methods=["POST"])
+@requires_player
 @blp.response(200, InvitationsDeclinedSchema)
-@blp.doc(operationId="declineAllInvitations", **AUTH_REQUIRED)
+@blp.doc(operationId="declineAllInvitations")
 def decline_all() -> Response:
     """Decline every invitation you have not accepted yet (each as `leave` declines one)."""
     player = require_player()
@@ -27,16 +28,18 @@ def decline_all() -> Response:
 
 
 @blp.route("/me/blocks", methods=["GET"])
+@requires_player
 @blp.response(200, BlockedListSchema)
-@blp.doc(operationId="listBlockedPlayers", **AUTH_REQUIRED)
+@blp.doc(operationId="listBlockedPlayers")
 def list_blocked() -> Response:
     """The players you have blocked, the most recent first."""
     return json_response({"items": blocks.blocked(require_player())})
 
 
 @blp.route("/me/blocks/<player_id>", methods=["PUT"])
+@requires_player
 @blp.response(200, BlockedSchema)
-@blp.doc(operationId="blockPlayer", **AUTH_REQUIRED)
+@blp.doc(operationId="blockPlayer")
 def block(player_id: str) -> Response:
     """Block a player: their invitations to you are refused, and those pending declined."""
     player = require_player()
@@ -45,8 +48,9 @@ def block(player_id: str) -> Response:
 
 
 @blp.route("/me/blocks/<player_id>", methods=["DELETE"])
+@requires_player
 @blp.response(204)
-@blp.doc(operationId="unblockPlayer", **AUTH_REQUIRED)
+@blp.doc(operationId="unblockPlayer")
 def unblock(player_id: str) -> Response:
     """Take a player off your blocks."""
     blocks.unblock(require_player(), player_id)

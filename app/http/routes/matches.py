@@ -6,8 +6,6 @@ from typing import Any
 
 from flask import Response, request
 from flask_smorest import Blueprint
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
 from app.live.current import Current, heard_of, read_current
 from app.live.hub import Hub, hub
@@ -19,16 +17,14 @@ from app.db import ratelimit
 from app.play import seats as service
 from app.db.hot_sql import read_match
 from app.http.responses import answer_response, body_response, json_response, not_modified
-from app.http.auth import caller_id, optional_player, require_player
+from app.http.auth import accepts_player, caller_id, optional_player, require_player, requires_player
 from app.db.extensions import db
 from app.play.store import get_match
-from app.db.models import Match
+from app.db.models import Match, id_can_exist
+from app.play.lobby import lobby as lobby_page
 from app.play.rematch import rematch as make_rematch
 from app.infra.encoding import tagged
-from app.play.rendering import match_summary
 from app.http.schemas import (
-    AUTH_OPTIONAL,
-    AUTH_REQUIRED,
     IF_NONE_MATCH,
     JOIN_EXAMPLES,
     MATCH_EXAMPLES,
@@ -48,18 +44,10 @@ from app.play.view import full_view, view
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and seats")
 
 
-@blp.before_request
-def _authenticate() -> None:
-    """Every POST here needs a player: 401 before the body is parsed (API.md). (The
-    caller's id, from this process's known tokens without a query when it can.)"""
-    if request.method == "POST":
-        caller_id()
-
-
 @blp.route("/matches", methods=["POST"])
+@requires_player
 @blp.arguments(MatchCreateSchema(), required=False, examples=examples(MATCH_EXAMPLES))
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
-@blp.doc(**AUTH_REQUIRED)
 @blp.doc(operationId="createMatch")
 def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
@@ -70,32 +58,21 @@ def create(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/matches")
+@accepts_player
 @blp.arguments(LobbyQuerySchema(), location="query")
 @blp.response(200, MatchListSchema)
-@blp.doc(**AUTH_OPTIONAL)
 @blp.doc(operationId="listLobby")
 def lobby(args: dict[str, Any]) -> Response:
     """Public matches waiting for players, newest first."""
-    player = optional_player()  # a bad token is a 401 even when the lobby is empty
-    query = select(Match).where(Match.status == "waiting", Match.visibility == "public")
-    if "ruleset" in args:
-        query = query.where(Match.ruleset == args["ruleset"])
-    if "players" in args:
-        query = query.where(Match.players == args["players"])
-    rows = db.session.execute(query.options(selectinload(Match.seats))
-                              .order_by(Match.created_at.desc(), Match.id)
-                              .offset(args["offset"]).limit(args["limit"] + 1)).scalars().all()
-    items = [match_summary(m, player) for m in rows[:args["limit"]]]
-    more = len(rows) > args["limit"]
-    return json_response({"items": items,
-                          "next_offset": args["offset"] + args["limit"] if more else None})
+    return json_response(lobby_page(optional_player(), args["offset"], args["limit"],
+                                    args.get("ruleset"), args.get("players")))
 
 
 @blp.route("/matches/<match_id>", parameters=[IF_NONE_MATCH])
+@accepts_player
 @blp.arguments(WaitQuerySchema(), location="query")
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.alt_response(304, **not_modified_doc("unchanged since If-None-Match (after `wait` s)"))
-@blp.doc(**AUTH_OPTIONAL)
 @blp.doc(operationId="getMatch")
 def show(args: dict[str, Any], match_id: str) -> Response:
     """The match as the caller may see it. `If-None-Match` gives 304 when nothing changed;
@@ -132,6 +109,8 @@ class _Reader:
         return heard_of(_listening().known, match_id, digest)
 
     def read(self, match_id: str, digest: str | None) -> Current | None:
+        if not id_can_exist(match_id):  # (no row has it: get_match answers the 404)
+            return None
         return read_current(db.session.connection().connection, _listening().known, match_id,
                             digest)
 
@@ -151,9 +130,9 @@ class _Reader:
 
 
 @blp.route("/matches/<match_id>/join", methods=["POST"])
+@requires_player
 @blp.arguments(JoinSchema(), required=False, examples=examples(JOIN_EXAMPLES))
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
-@blp.doc(**AUTH_REQUIRED)
 @blp.doc(operationId="joinMatch")
 def join(body: dict[str, Any], match_id: str) -> Response:
     """Take a seat (`seat`, or the first free one); private matches need `invite_code`.
@@ -166,8 +145,8 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 
 
 @blp.route("/matches/<match_id>/leave", methods=["POST"])
+@requires_player
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
-@blp.doc(**AUTH_REQUIRED)
 @blp.doc(operationId="leaveMatch")
 def leave(match_id: str) -> Response:
     """Give up your seat before the match starts."""
@@ -177,8 +156,8 @@ def leave(match_id: str) -> Response:
 
 
 @blp.route("/matches/<match_id>/resign", methods=["POST"])
+@requires_player
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
-@blp.doc(**AUTH_REQUIRED)
 @blp.doc(operationId="resignMatch")
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""
@@ -188,10 +167,11 @@ def resign(match_id: str) -> Response:
 
 
 @blp.route("/matches/<match_id>/rematch", methods=["POST"])
+@requires_player
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
 @blp.alt_response(200, schema=MatchViewSchema, headers=headers("ETag", "Location"),
                   description="the rematch existed already: the same match")
-@blp.doc(operationId="createRematch", **AUTH_REQUIRED)
+@blp.doc(operationId="createRematch")
 def rematch(match_id: str) -> Response:
     """Play a finished match again with the same players.
 

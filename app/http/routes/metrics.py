@@ -17,12 +17,11 @@ from flask import Blueprint, Response, current_app, request
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry,
                                generate_latest, multiprocess)
 from prometheus_client.core import GaugeMetricFamily
-from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.infra.problems import ApiError
-from app.db.extensions import db
 from app.infra.logthrottle import warn_throttled
+from app.play.backlog import backlogs
 
 bp = Blueprint("metrics", __name__)
 
@@ -33,23 +32,16 @@ class QueueCollector:
     def collect(self) -> Iterator[GaugeMetricFamily]:
         now = datetime.now(timezone.utc)
         try:
-            row = db.session.execute(text(
-                "SELECT count(*), min(due_at) FROM matches WHERE status = 'active' "
-                "AND due_at <= :now"), {"now": now}).one()
-            outbox = db.session.execute(text(
-                "SELECT count(*), min(next_attempt_at) FROM webhook_deliveries "
-                "WHERE status = 'pending' AND next_attempt_at <= :now"), {"now": now}).one()
+            matches, outbox = backlogs(now)
         except SQLAlchemyError as exc:  # the counters are still worth a scrape
             warn_throttled(current_app.logger, "metrics: queues not read",
                            type(getattr(exc, "orig", None) or exc).__name__)
             return
-        finally:
-            db.session.rollback()
-        for name, what, (depth, oldest) in (
-                ("truco_worker_queue", "matches with background work due", row),
+        for name, what, due in (
+                ("truco_worker_queue", "matches with background work due", matches),
                 ("truco_webhook_outbox", "webhook deliveries due", outbox)):
-            yield GaugeMetricFamily(f"{name}_depth", f"How many {what}", value=depth)
-            lag = (now - oldest).total_seconds() if oldest is not None else 0.0
+            yield GaugeMetricFamily(f"{name}_depth", f"How many {what}", value=due.depth)
+            lag = (now - due.oldest).total_seconds() if due.oldest is not None else 0.0
             yield GaugeMetricFamily(f"{name}_lag_seconds",
                                     f"How long the most overdue of the {what} has waited",
                                     value=lag)

@@ -11,14 +11,14 @@ from marshmallow import Schema, fields, validate
 
 from app.play import streams
 from app.infra.tokens import hash_token
-from app.http.auth import bearer_token, optional_player, poll_key, require_player
+from app.http.auth import accepts_player, bearer_token, optional_player, poll_key, require_player, requires_player
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.store import get_match
 from app.http.long_poll import poll_cap
 from app.live.pollcap import hold_slot
 from app.infra.encoding import PRIVATE_CACHE_CONTROL
-from app.http.schemas import AUTH_OPTIONAL, AUTH_REQUIRED, header_param
+from app.http.schemas import header_param
 
 blp = Blueprint("streams", __name__, url_prefix="/v1", description="Server-Sent Events")
 
@@ -87,8 +87,9 @@ def _holding() -> streams.Holding:
 
 
 @blp.route("/matches/<match_id>/stream", parameters=[LAST_EVENT_ID])
+@accepts_player
 @blp.arguments(StreamQuerySchema(), location="query")
-@blp.doc(operationId="streamMatch", responses=MATCH_STREAM, **AUTH_OPTIONAL)
+@blp.doc(operationId="streamMatch", responses=MATCH_STREAM)
 def match_stream(args: dict[str, Any], match_id: str) -> Response:
     """The match as it changes: its events as the caller may see them, and the caller's
     view after each change. Spectators may stream it too."""
@@ -101,7 +102,8 @@ def match_stream(args: dict[str, Any], match_id: str) -> Response:
 
 
 @blp.route("/me/stream")
-@blp.doc(operationId="streamInbox", responses=INBOX_STREAM, **AUTH_REQUIRED)
+@requires_player
+@blp.doc(operationId="streamInbox", responses=INBOX_STREAM)
 def inbox_stream() -> Response:
     """The caller's matches that wait for them, at once and whenever that list changes."""
     player = require_player()

@@ -9,11 +9,11 @@ from flask_smorest import Blueprint
 
 from app.webhooks import endpoints as service
 from app.http.responses import json_response
-from app.http.auth import require_player
+from app.http.auth import require_player, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema
 from app.infra.encoding import PRIVATE_CACHE_CONTROL
-from app.http.schemas import AUTH_REQUIRED, examples, headers
+from app.http.schemas import examples, headers
 from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.http.webhook_schemas import (
     WEBHOOK_EXAMPLES,
@@ -25,12 +25,6 @@ from app.http.webhook_schemas import (
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1",
                 description="Webhooks: your events POSTed to your server")
-
-
-@blp.before_request
-def _authenticate() -> None:
-    """Every endpoint here needs a player: 401 before the body is parsed."""
-    require_player()
 
 
 def _time(value: datetime | None) -> str | None:
@@ -57,11 +51,11 @@ def delivery_public(delivery: WebhookDelivery) -> dict[str, Any]:
 
 
 @blp.route("/me/webhooks", methods=["POST"])
+@requires_player
 @blp.arguments(WebhookCreateSchema(), examples=examples(WEBHOOK_EXAMPLES))
 @blp.response(201, WebhookCreatedSchema, headers=headers("Location"))
 @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
                   description="you have the most webhooks allowed (code too_many_webhooks)")
-@blp.doc(**AUTH_REQUIRED)
 @blp.doc(operationId="createWebhook")
 def create(body: dict[str, Any]) -> Response:
     """Register a webhook; the signing secret in the answer is shown only this once."""
@@ -72,8 +66,8 @@ def create(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/me/webhooks")
+@requires_player
 @blp.response(200, WebhookListSchema)
-@blp.doc(**AUTH_REQUIRED)
 @blp.doc(operationId="listWebhooks")
 def index() -> Response:
     """Your webhooks, oldest first (without their secrets)."""
@@ -82,10 +76,10 @@ def index() -> Response:
 
 
 @blp.route("/me/webhooks/<webhook_id>")
+@requires_player
 @blp.response(200, WebhookDetailSchema)
 @blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
                   description="no such webhook of yours (code webhook_not_found)")
-@blp.doc(**AUTH_REQUIRED)
 @blp.doc(operationId="getWebhook")
 def show(webhook_id: str) -> Response:
     """One of your webhooks with its most recent deliveries: status, attempts, the last
@@ -97,10 +91,10 @@ def show(webhook_id: str) -> Response:
 
 
 @blp.route("/me/webhooks/<webhook_id>", methods=["DELETE"])
+@requires_player
 @blp.response(204)
 @blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
                   description="no such webhook of yours (code webhook_not_found)")
-@blp.doc(**AUTH_REQUIRED)
 @blp.doc(operationId="deleteWebhook")
 def delete(webhook_id: str) -> Response:
     """Remove a webhook; its pending deliveries are not sent."""

@@ -1,0 +1,27 @@
+"""The lobby: public matches waiting for players, newest first, a page at a time."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from app.db.extensions import db
+from app.db.models import Match, Player
+from app.play.rendering import match_summary
+
+
+def lobby(viewer: Player | None, offset: int, limit: int, ruleset: str | None = None,
+          players: int | None = None) -> dict[str, Any]:
+    """One page from `offset`, each match as `viewer` sees it in a list, of `ruleset` and
+    of `players` seats when they are given; `next_offset` is None on the last page."""
+    query = select(Match).where(Match.status == "waiting", Match.visibility == "public")
+    if ruleset is not None:
+        query = query.where(Match.ruleset == ruleset)
+    if players is not None:
+        query = query.where(Match.players == players)
+    rows = db.session.execute(query.options(selectinload(Match.seats))
+                              .order_by(Match.created_at.desc(), Match.id)
+                              .offset(offset).limit(limit + 1)).scalars().all()
+    return {"items": [match_summary(m, viewer) for m in rows[:limit]],
+            "next_offset": offset + limit if len(rows) > limit else None}

@@ -1,0 +1,53 @@
+"""Players: registration, token rotation, profile changes and look-ups by id."""
+from __future__ import annotations
+
+from typing import Any
+
+from app.db.channels import token_replaced
+from app.db.extensions import db
+from app.db.models import Player, id_can_exist
+from app.infra.problems import ApiError
+from app.infra.tokens import hash_token, new_token
+from app.play import handles
+from app.play.profiles import profile
+
+
+def register(name: str, bot: bool, handle: str | None) -> tuple[Player, str]:
+    """A new player, committed, and their token (only its hash is kept); 409
+    `handle_taken` when another player has `handle`."""
+    token = new_token()
+    player = Player(name=name.strip(), bot=bot, token_hash=hash_token(token), handle=handle)
+    with handles.claimed():
+        db.session.add(player)
+    return player, token
+
+
+def rotate_token(player: Player) -> str:
+    """A new token for `player`, committed: the old one stops working at once here, and in
+    other processes when the notification sent with the commit arrives."""
+    token = new_token()
+    player.token_hash = hash_token(token)
+    token_replaced(db.session(), player.id)
+    db.session.commit()
+    return token
+
+
+def update_profile(player: Player, changes: dict[str, Any]) -> dict[str, Any]:
+    """`player`'s profile after setting the `name` and/or `handle` in `changes` (a null
+    handle removes it); 409 `handle_taken`, and nothing changed, when the handle is taken."""
+    handles.update(player, changes)
+    return profile(player)
+
+
+def player_profile(player_id: str) -> dict[str, Any]:
+    """The public profile of the player `player_id`, or 404 `player_not_found`."""
+    player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
+    if player is None:
+        raise ApiError(404, "player_not_found", f"no player {player_id}")
+    return profile(player)
+
+
+def handle_profile(handle: str) -> dict[str, Any]:
+    """The public profile of the player with `handle` (regardless of case), or 404
+    `player_not_found`."""
+    return profile(handles.found(handle))
