@@ -161,6 +161,8 @@ class _Reader:
     """app.play.view's :class:`~app.play.view.Reader` for one request of the fast path: reads
     on pooled connections (batched), the process's hub, the caller's token-keyed slots."""
 
+    __slots__ = ("_front", "_hub", "_environ", "_digest", "waited")  # (one per waiter)
+
     def __init__(self, front: ViewShortcut, hub: Any, environ: dict[str, Any],
                  digest: str | None) -> None:
         self._front, self._hub, self._environ, self._digest = front, hub, environ, digest
@@ -183,10 +185,13 @@ class _Reader:
              wait: int) -> Current | None:
         if self._digest is None:
             raise Declined()  # (callers without a token are capped by address: Flask's path)
-        digest = self._digest
-        with pollcap.poll_slot(lambda: pollcap.token_key(digest), self._front.poll_cap()):
+        key = pollcap.token_key(self._digest)
+        give_back = pollcap.hold_slot(lambda: key, self._front.poll_cap())
+        try:
             self.waited = True
             return self._hub.wait_for([match_id], changed, wait, self._environ)
+        finally:
+            give_back()
 
     def load(self, match_id: str, version: int) -> Match | None:
         match = recent.get(match_id, version) or self._front.on_connection(
