@@ -20,7 +20,6 @@ from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.db.models import Player, id_can_exist
 from app.infra.tokens import hash_token, parse_bearer, token_hash_of
-from app.live.current import Current, current_for
 from app.live.hub import hub
 from app.live.pollcap import token_key
 from app.http.schemas import AUTH_OPTIONAL, AUTH_REQUIRED
@@ -135,23 +134,6 @@ def _caller_id() -> str:
         known.learn_token(generation, digest, player.id)
         return player.id
     return require_player().id
-
-
-def current(match_id: str, heard: bool = True) -> Current | None:
-    """The caller's current view of `match_id` (version and seat), or None when it cannot be
-    told cheaply: no such match, an unknown token, a malformed Authorization header.
-
-    With `heard`, without a query when this process knows the match's version, the token
-    and the seat (app/live/known.py): good for a 304, which says only "nothing you have not seen
-    was heard of". A body is always rendered from a version read (`heard=False`), so that a
-    client whose action another process has just acknowledged never reads the match from
-    before it. Otherwise one query, whose findings the process learns."""
-    if not id_can_exist(match_id):
-        return None
-    token = bearer_token()
-    if token is None and token_sent():
-        return None
-    return current_for(match_id, None if token is None else hash_token(token), heard)
 
 
 def client_address() -> str:

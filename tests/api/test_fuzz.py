@@ -334,6 +334,10 @@ def test_ids_no_row_can_have_are_404(client: Any) -> None:
                             json=body if method == "POST" else None)
             check(r, path)
             assert r.status_code == 404 and r.json["code"] == "match_not_found", path
+        for extra in ({"If-None-Match": '"x"'}, {"If-None-Match": '"x"', "Origin": "x"}):
+            r = client.get(f"/v1/matches/{bad}", headers={**ana.headers, **extra})
+            check(r, bad)  # (a conditional view, before Flask or through it)
+            assert r.status_code == 404 and r.json["code"] == "match_not_found", extra
         r = client.get(f"/v1/players/{bad}")
         check(r, bad)
         assert r.status_code == 404 and r.json["code"] == "player_not_found"

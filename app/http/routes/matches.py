@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 
-from app.live.current import Current, heard_of, read_current
+from app.live.current import Current, current_for, heard_of
 from app.live.hub import Hub, hub
 from app.http.long_poll import wait_until
 from app.http import auth
@@ -18,7 +18,6 @@ from app.play import seats as service
 from app.db.hot_sql import read_match
 from app.http.responses import answer_response, body_response, json_response, not_modified
 from app.http.auth import accepts_player, caller_id, optional_player, require_player, requires_player
-from app.db.extensions import db
 from app.play.store import get_match
 from app.db.models import Match, id_can_exist
 from app.play.lobby import lobby as lobby_page
@@ -80,7 +79,7 @@ def show(args: dict[str, Any], match_id: str) -> Response:
     seen = request.headers.get("If-None-Match")
     viewed = None
     digest = auth.token_hash()
-    if digest is not False:
+    if digest is not False and id_can_exist(match_id):  # (else no statement may name it)
         viewed = view(_Reader(), match_id, digest, seen, args["wait"])
     if viewed is None:  # an unknown match or token: read in full, which answers 401 or 404
         player_id = optional_player_id()
@@ -109,10 +108,7 @@ class _Reader:
         return heard_of(_listening().known, match_id, digest)
 
     def read(self, match_id: str, digest: str | None) -> Current | None:
-        if not id_can_exist(match_id):  # (no row has it: get_match answers the 404)
-            return None
-        return read_current(db.session.connection().connection, _listening().known, match_id,
-                            digest)
+        return current_for(match_id, digest, heard=False)
 
     def watch(self, match_id: str, wait: int) -> bool:
         _listening().watch([match_id], wait)
