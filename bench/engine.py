@@ -57,6 +57,8 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Callable
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -443,6 +445,22 @@ class PyTruco:
 # Driver
 # --------------------------------------------------------------------------------------------
 
+def side_rows(n: int, sides: tuple[tuple[str, dict[int, Any]], ...],
+              row: Callable[[Any], str], blank: str) -> None:
+    """Log a table's line for each engine at `n` players: `row` of its result, or `blank`."""
+    for name, res in sides:
+        r = res.get(n)
+        log(f"{n:>7}  {name:<8} " + (row(r) if r is not None else blank))
+
+
+def play_row(r: dict[str, Any]) -> str:
+    """The random-play table's figures of one engine."""
+    return (f"{fmt(rate(r['actions'], r['elapsed'])):>11}"
+            f" {fmt(rate(r['hands'], r['elapsed'])):>9} {r['actions']:>10,} {r['hands']:>8,}"
+            f" {r['matches']:>8,} {fmt(ratio(r['actions'], r['hands']), '{:.1f}'):>8}"
+            f" {r['elapsed']:>7.2f}")
+
+
 def main(argv=None) -> int:
     ap = options(__doc__, "3 s per measurement (under a minute)")
     ap.add_argument("--seconds", type=float, default=None,
@@ -536,15 +554,7 @@ def main(argv=None) -> int:
     log(f"{'players':>7}  {'engine':<8} {'actions/s':>11} {'hands/s':>9} {'actions':>10}"
         f" {'hands':>8} {'matches':>8} {'act/hand':>8} {'seconds':>7}")
     for n in PLAYER_COUNTS:
-        for name, res in (("ours", res_ours), ("pytruco", res_pt)):
-            r = res.get(n)
-            if r is None:
-                log(f"{n:>7}  {name:<8} {'-':>11} {'-':>9}")
-                continue
-            log(f"{n:>7}  {name:<8} {fmt(rate(r['actions'], r['elapsed'])):>11}"
-                f" {fmt(rate(r['hands'], r['elapsed'])):>9} {r['actions']:>10,} {r['hands']:>8,}"
-                f" {r['matches']:>8,} {fmt(ratio(r['actions'], r['hands']), '{:.1f}'):>8}"
-                f" {r['elapsed']:>7.2f}")
+        side_rows(n, (("ours", res_ours), ("pytruco", res_pt)), play_row, f"{'-':>11} {'-':>9}")
     log("")
     log("Ratios, ours / pytruco (above 1: ours is faster)")
     for n in PLAYER_COUNTS:
@@ -566,13 +576,8 @@ def main(argv=None) -> int:
     log("One view for a seat + json.dumps, over states sampled from random play")
     log(f"{'players':>7}  {'engine':<8} {'us/call':>9} {'bytes':>7} {'calls':>9}")
     for n in PLAYER_COUNTS:
-        for name, res in (("ours", view_ours), ("pytruco", view_pt)):
-            r = res.get(n)
-            if r is None:
-                log(f"{n:>7}  {name:<8} {'-':>9}")
-                continue
-            us, nbytes, calls = r
-            log(f"{n:>7}  {name:<8} {us:>9.1f} {nbytes:>7.0f} {calls:>9,}")
+        side_rows(n, (("ours", view_ours), ("pytruco", view_pt)),
+                  lambda r: f"{r[0]:>9.1f} {r[1]:>7.0f} {r[2]:>9,}", f"{'-':>9}")
         out[f"view_json_us_{n}p"] = rounded(view_ours[n][0]) if n in view_ours else None
         out[f"pytruco_view_json_us_{n}p"] = rounded(view_pt[n][0]) if n in view_pt else None
     v_o = (sum(view_ours[n][0] for n in PLAYER_COUNTS) / len(PLAYER_COUNTS)

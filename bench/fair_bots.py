@@ -37,9 +37,9 @@ if str(ROOT) not in sys.path:
 
 from bench.lib.calls import fresh_request, register  # noqa: E402
 from bench.lib.database import Postgres  # noqa: E402
-from bench.lib.report import last_line, log, options  # noqa: E402
+from bench.lib.report import log, options  # noqa: E402
 from bench.lib.stats import percentiles  # noqa: E402
-from bench.lib.trees import Side, bench_run  # noqa: E402
+from bench.lib.trees import Side, bench_run, report_sides  # noqa: E402
 from engine.bots import DEFAULT_BUDGET_MS  # noqa: E402
 
 WAIT = 30
@@ -203,8 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                     f" loaded p50 {lo['p50']} p90 {lo['p90']} p99 {lo['p99']} s"
                     f" (target <= {r[f'{level}_bound_s']} s:"
                     f" {'met' if r[f'{level}_meets_target'] else 'missed'})")
-    last_line({"ref": args.ref, "quick": args.quick, **results})
-    return 0
+    return report_sides(args.ref, args.quick, results)
 
 
 if __name__ == "__main__":

@@ -34,9 +34,9 @@ if str(ROOT) not in sys.path:
 
 from bench.lib.calls import call_json, register  # noqa: E402
 from bench.lib.database import Postgres  # noqa: E402
-from bench.lib.report import last_line, log, options  # noqa: E402
+from bench.lib.report import log, options  # noqa: E402
 from bench.lib.stats import percentile, percentiles, rounded  # noqa: E402
-from bench.lib.trees import Side, bench_run  # noqa: E402
+from bench.lib.trees import Side, bench_run, report_sides  # noqa: E402
 from tests.support.webhook_receiver import black_hole  # noqa: E402
 
 
@@ -140,6 +140,12 @@ def _measure(name: str, tree: Path, pg: Postgres, tmp: Path, args: argparse.Name
         arrivals.server.shutdown()
 
 
+def phase_line(side: str, phase: str, f: dict[str, Any], wait: float) -> str:
+    """One side's delivery delays in one phase, as the log shows them."""
+    return (f"{side:6} {phase:8} p50 {f['p50']} p90 {f['p90']} p99 {f['p99']} max {f['max']} s;"
+            f" not arrived within {wait:g} s: {f['not_arrived']} of {f['n']}")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     results: dict = {}
@@ -149,12 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.sides.split(","):
             results[name] = r = run_side(name, trees[name], pg, tmp, args)
             for phase in ("unloaded", "loaded"):
-                f = r[phase]
-                log(f"{name:6} {phase:8} p50 {f['p50']} p90 {f['p90']} p99 {f['p99']}"
-                    f" max {f['max']} s; not arrived within {args.wait:g} s:"
-                    f" {f['not_arrived']} of {f['n']}")
-    last_line({"ref": args.ref, "quick": args.quick, **results})
-    return 0
+                log(phase_line(name, phase, r[phase], args.wait))
+    return report_sides(args.ref, args.quick, results)
 
 
 if __name__ == "__main__":

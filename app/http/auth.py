@@ -18,7 +18,8 @@ from flask import current_app, g, request
 
 from app.infra.problems import ApiError
 from app.db.extensions import db
-from app.db.models import Player, id_can_exist
+from app.db import ratelimit
+from app.db.models import Player
 from app.infra.tokens import hash_token, parse_bearer, token_hash_of
 from app.live.hub import hub
 from app.live.pollcap import token_key
@@ -109,6 +110,14 @@ def require_player() -> Player:
     player = optional_player()
     if player is None:
         raise ApiError(401, "unauthorized", "this endpoint needs Authorization: Bearer <token>")
+    return player
+
+
+def seat_caller() -> Player:
+    """The caller (401) within the rate limit of seat changes (429): who joins, leaves,
+    resigns, declines or blocks."""
+    player = require_player()
+    ratelimit.check("seat", player.id)
     return player
 
 

@@ -36,8 +36,9 @@ def unblock(player: Player, blocked_id: str) -> None:
     db.session.commit()
 
 
-def blocked(player: Player) -> list[dict[str, Any]]:
-    """The players `player` has blocked, the most recent first."""
+def blocked(player: Player) -> dict[str, list[dict[str, Any]]]:
+    """The players `player` has blocked (`items`), the most recent first."""
     rows = db.session.execute(select(PlayerBlock).where(PlayerBlock.player_id == player.id)
                               .order_by(PlayerBlock.created_at.desc())).scalars()
-    return [{"player_id": r.blocked_id, "created_at": iso(r.created_at)} for r in rows]
+    return {"items": [{"player_id": r.blocked_id, "created_at": iso(r.created_at)}
+                      for r in rows]}

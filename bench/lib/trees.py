@@ -11,12 +11,13 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
+from typing import Any
 from contextlib import contextmanager
 from pathlib import Path
 
 from bench.lib.database import Postgres, migrate_to_head
 from bench.lib.processes import MeasuredServer
-from bench.lib.report import log
+from bench.lib.report import last_line, log
 from devtools.servers import ROOT
 
 
@@ -77,3 +78,10 @@ def bench_run(prefix: str, ref: str, title: str) -> Iterator[tuple[Postgres, Pat
         if pg is not None:
             pg.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def report_sides(ref: str, quick: bool, results: dict[str, Any]) -> int:
+    """Print a before/after run's last line (the compared commit, `quick`, each side's
+    figures) and return the exit status."""
+    last_line({"ref": ref, "quick": quick, **results})
+    return 0

@@ -6,9 +6,8 @@ from flask_smorest import Blueprint
 
 from app.play import blocks
 from app.play import invitations
-from app.db import ratelimit
 from app.http.responses import json_response
-from app.http.auth import require_player, requires_player
+from app.http.auth import require_player, requires_player, seat_caller
 from app.http.schemas import (BlockedListSchema, BlockedSchema,
                          InvitationsDeclinedSchema)
 
@@ -22,9 +21,7 @@ blp = Blueprint("invitations", __name__, url_prefix="/v1",
 @blp.doc(operationId="declineAllInvitations")
 def decline_all() -> Response:
     """Decline every invitation you have not accepted yet (each as `leave` declines one)."""
-    player = require_player()
-    ratelimit.check("seat", player.id)
-    return json_response({"declined": invitations.decline_all(player)})
+    return json_response({"declined": invitations.decline_all(seat_caller())})
 
 
 @blp.route("/me/blocks", methods=["GET"])
@@ -33,7 +30,7 @@ def decline_all() -> Response:
 @blp.doc(operationId="listBlockedPlayers")
 def list_blocked() -> Response:
     """The players you have blocked, the most recent first."""
-    return json_response({"items": blocks.blocked(require_player())})
+    return json_response(blocks.blocked(require_player()))
 
 
 @blp.route("/me/blocks/<player_id>", methods=["PUT"])
@@ -42,9 +39,7 @@ def list_blocked() -> Response:
 @blp.doc(operationId="blockPlayer")
 def block(player_id: str) -> Response:
     """Block a player: their invitations to you are refused, and those pending declined."""
-    player = require_player()
-    ratelimit.check("seat", player.id)
-    return json_response(blocks.block(player, player_id))
+    return json_response(blocks.block(seat_caller(), player_id))
 
 
 @blp.route("/me/blocks/<player_id>", methods=["DELETE"])

@@ -17,7 +17,7 @@ from app.db import ratelimit
 from app.play import seats as service
 from app.db.hot_sql import read_match
 from app.http.responses import answer_response, body_response, json_response, not_modified
-from app.http.auth import accepts_player, caller_id, optional_player, require_player, requires_player
+from app.http.auth import accepts_player, caller_id, optional_player, requires_player, seat_caller
 from app.play.store import get_match
 from app.db.models import Match, id_can_exist
 from app.play.lobby import lobby as lobby_page
@@ -146,9 +146,7 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 @blp.doc(operationId="leaveMatch")
 def leave(match_id: str) -> Response:
     """Give up your seat before the match starts."""
-    player = require_player()
-    ratelimit.check("seat", player.id)
-    return answer_response(service.leave_match(player, match_id))
+    return answer_response(service.leave_match(seat_caller(), match_id))
 
 
 @blp.route("/matches/<match_id>/resign", methods=["POST"])
@@ -157,9 +155,7 @@ def leave(match_id: str) -> Response:
 @blp.doc(operationId="resignMatch")
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""
-    player = require_player()
-    ratelimit.check("seat", player.id)
-    return answer_response(play.resign(player, match_id))
+    return answer_response(play.resign(seat_caller(), match_id))
 
 
 @blp.route("/matches/<match_id>/rematch", methods=["POST"])
