@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from tests.support.api import D2_SETUP, act_ok, counted, full_match, get_view, listening, next_move
+from tests.support.api import (D2_SETUP, act_ok, connections_held, counted, full_match, get_view,
+                               listening, next_move)
 
 
 def view(client: Any, match_id: str, player: Any, tag: str | None = None) -> Any:
@@ -386,3 +387,15 @@ def test_a_render_the_shortcut_cannot_make_goes_to_flask(
     r = view(client, match_id, seated[0])
     assert r.status_code == 200 and r.headers["ETag"] != tag  # rendered by Flask's path
     assert r.json["version"] == get_view(client, match_id, seated[1])["version"]
+
+
+def test_a_poll_on_flasks_path_takes_no_second_connection(client: Any, app: Any) -> None:
+    # a caller this process does not know yet is answered by Flask's path, on the session's
+    # connection: a burst of such polls must not take two pooled connections each
+    match_id, seated = full_match(client, players=2, **D2_SETUP)
+    tag = view(client, match_id, seated[0]).headers["ETag"]
+    listening(app).known.listening(True)  # (forgets every token: the next poll is Flask's)
+    with connections_held(app) as most, counted(app) as statements:
+        assert view(client, match_id, seated[0], tag).status_code == 304
+    assert most == [1]
+    assert "EXECUTE truco_watch" not in statements

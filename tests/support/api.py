@@ -456,6 +456,36 @@ def counted(app: Any) -> Iterator[list[str]]:
         event.remove(engine, "before_cursor_execute", seen)
 
 
+@contextmanager
+def connections_held(app: Any) -> Iterator[list[int]]:
+    """The most pooled connections `app` held at once inside the block (the list's one item,
+    set when the block ends)."""
+    from sqlalchemy import event
+
+    from app.db.extensions import db
+
+    with app.app_context():
+        pool = db.engine.pool
+    held, most = [0], [0]
+
+    def out(*args: Any) -> None:
+        held[0] += 1
+        most[0] = max(most[0], held[0])
+
+    def back(*args: Any) -> None:
+        held[0] -= 1
+
+    event.listen(pool, "checkout", out)
+    event.listen(pool, "checkin", back)
+    found: list[int] = []
+    try:
+        yield found
+    finally:
+        event.remove(pool, "checkout", out)
+        event.remove(pool, "checkin", back)
+        found.append(most[0])
+
+
 def listening(app: Any) -> Any:
     """`app`'s LISTEN/NOTIFY hub, once its listener has connected."""
     hub = app.extensions["truco_hub"]

@@ -111,7 +111,8 @@ class _Reader:
         return current_for(match_id, digest, heard=False)
 
     def watch(self, match_id: str, wait: int) -> bool:
-        _listening().watch([match_id], wait)
+        if wait:  # (a read alone answers a plain conditional GET here: a watch would take a
+            _listening().watch([match_id], wait)  # second connection beside the session's)
         return True
 
     def wait(self, match_id: str, changed: Callable[[], Current | None],
