@@ -31,6 +31,7 @@ from app.db.prepared import Statement
 from app.db.channels import CHANNEL, announce
 from app.db.write_outcome import UNCERTAIN, was_committed
 from app.db.writes import BufferedWrites, Endpoint
+from engine.bots import SEARCHING_LEVELS
 
 T = TypeVar("T")
 
@@ -545,11 +546,12 @@ def _seat_row(seat: Seat) -> dict[str, Any]:
 
 BOTS_IN_FLIGHT = """(SELECT json_build_object(
            'matches', count(DISTINCT s.match_id),
-           'hard', count(*) FILTER (WHERE s.bot_level = 'hard'))::text
+           'searching', count(*) FILTER (WHERE s.bot_level IN (""" + ", ".join(
+    f"'{level}'" for level in SEARCHING_LEVELS) + """)))::text
           FROM matches m JOIN seats s ON s.match_id = m.id
          WHERE m.created_by = %(player_id)s AND m.status IN ('waiting', 'active')
            AND s.bot_level IS NOT NULL)"""
-"""The creator's bot matches not over and their `hard` seats, as JSON text."""
+"""The creator's bot matches not over and their seats of searching levels, as JSON text."""
 
 PENDING_INVITATIONS = """(SELECT json_object_agg(c.player_id, json_build_object(
            'all', c.total, 'mine', c.mine))::text

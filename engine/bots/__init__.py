@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from .hard import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS
 from .random_bot import choose_random
-from .registry import BOTS, Bot, choose, choose_with
+from .registry import BOTS, SEARCHING_LEVELS, Bot, choose, choose_with
 
 BOT_LEVELS = tuple(BOTS)
 AVAILABLE_LEVELS = BOT_LEVELS
 
 __all__ = ["AVAILABLE_LEVELS", "BOTS", "BOT_LEVELS", "DEFAULT_BUDGET_MS", "DEFAULT_PLAYOUTS",
-           "Bot", "choose", "choose_random", "choose_with"]
+           "SEARCHING_LEVELS", "Bot", "choose", "choose_random",
+           "choose_with"]

@@ -23,6 +23,9 @@ BOTS: dict[str, Bot] = {"random": choose_random, "easy": choose_easy, "medium": 
                         "hard": choose_hard}
 """Every level, weakest first."""
 
+SEARCHING_LEVELS = ("hard",)
+"""The levels that search for every decision: the ones that cost the most to run."""
+
 
 def choose_with(bot: Bot, view: dict[str, Any], rng: random.Random, *,
                 budget_ms: float | None = None) -> dict[str, Any]:
