@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
 """Arena: the built-in bot levels against each other, in duplicate matches.
 
-    python3 bench/arena.py            # full run (default hard budget), about 10 minutes on 2 cores
-    python3 bench/arena.py --quick    # about 2 minutes: fewer matches, reduced hard budget
+    python3 bench/arena.py                 # full run (default hard budget), 2 jobs
+    python3 bench/arena.py --quick         # a few minutes: fewer matches, reduced hard budget
+    python3 bench/arena.py --pairs hard_vs_frozen_hard --players 2 --duplicates 40 --jobs 1
 
 Every pairing plays, for 2 and 4 players and both rulesets, matches in duplicate: each match
 seed is played twice with the levels' seats swapped (level A on team 0, then on team 1). The
 seed fixes the first dealer and every deal (a deal is a function of the seed and the hand
 number), so both teams hold the same cards in the same hands as long as the two matches run
 alike, and luck largely cancels. Matches are single games to 12 with default options, played
-through the engine directly (`engine.view` for the seat, then `engine.bots.choose`).
+through the engine directly (`engine.view` for the seat, then the level's bot).
 
-For each pairing it prints the match win rate of the stronger level with a Wilson 95%
-interval, per configuration and overall. Before the matches it times the hard bot at its
-default budget on a sample of decisions (alone, one process) and reports the p50 and p99.
+Pairings: each level against the ones below it; `hard` against `frozen_hard` (the hard level of
+the engine pinned in bench/lib/frozen.py) and against the exploiters of bench/lib/exploiters.py;
+the `expert` candidate (engine/bots/expert.py, not offered by the service: docs/bots.md)
+against `hard`, `medium`, `easy` and the exploiters (under --quick, `hard` and `medium` only). For each pairing it prints the match win rate of the first level with a Wilson 95%
+interval, per configuration and overall. Before the matches it times each searching level in
+the run (hard, frozen_hard, expert) at its default budget on a sample of decisions against
+easy and reports the p50 and p99.
 
-Under --quick the hard level searches QUICK_HARD_PLAYOUTS playouts per decision instead of its
-default (stated in the output); its decision time is still measured at the default.
-The last line of output is one JSON object with every figure.
+Under --quick the hard levels (hard, frozen_hard) search QUICK_HARD_PLAYOUTS playouts per
+decision instead of their default (stated in the output); decision times are still measured at
+the default. The last line of output is one JSON object with every figure.
 """
 from __future__ import annotations
 
@@ -27,38 +32,67 @@ import platform
 import random
 import sys
 import time
-from functools import partial
-from typing import Any
+from functools import lru_cache, partial
+from typing import Any, Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import engine
+from bench.lib.exploiters import EXPLOITERS
+from bench.lib.frozen import FROZEN_COMMIT, frozen_bot
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import percentile, wilson
-from engine.bots import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose, choose_with
+from engine.bots import BOTS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose_with
+from engine.bots.expert import choose_expert
 from engine.bots.hard import choose_hard
 
-PAIRS = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "easy"),
-         ("hard", "random"))
+LADDER = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "easy"),
+          ("hard", "random"))
+"""Each level against the ones below it: the pairings of every run."""
+HARD_CHECKS = (("hard", "frozen_hard"),) + tuple(("hard", e) for e in EXPLOITERS)
+EXPERT_PAIRS = (("expert", "hard"), ("expert", "medium"), ("expert", "easy")) + tuple(
+    ("expert", e) for e in EXPLOITERS)
+SEARCHERS = ("hard", "frozen_hard", "expert")
+"""Levels that search: their pairings play fewer matches (each match costs more)."""
 CONFIGS = ((2, "paulista"), (2, "mineiro"), (4, "paulista"), (4, "mineiro"))
 QUICK_HARD_PLAYOUTS = 120
 MAX_ACTIONS = 5000
 
+Bot = Callable[..., dict[str, Any]]
 
 
-def decide(level: str, view: dict[str, Any], rng: random.Random,
-           hard_playouts: int | None) -> dict[str, Any]:
+QUICK_EXPERT_PAIRS = (("expert", "hard"), ("expert", "medium"))
+"""The expert's pairings of a --quick run."""
+
+
+def all_pairs(quick: bool = False) -> tuple[tuple[str, str], ...]:
+    """Every pairing a run plays (a --quick one, with `quick`)."""
+    return LADDER + HARD_CHECKS + (QUICK_EXPERT_PAIRS if quick else EXPERT_PAIRS)
+
+
+@lru_cache(maxsize=None)
+def bot_for(level: str, hard_playouts: int | None) -> Bot:
+    """The bot of `level` (built-in, frozen_hard, or an exploiter), hard levels at
+    `hard_playouts` (None: their default)."""
     if level == "hard":
-        return choose_with(partial(choose_hard, playouts=hard_playouts), view, rng)
-    return choose(level, view, rng)
+        return partial(choose_hard, playouts=hard_playouts)
+    if level == "frozen_hard":
+        return frozen_bot("hard", playouts=hard_playouts)
+    if level == "expert":
+        return partial(choose_expert, playouts=hard_playouts)
+    if level in EXPLOITERS:
+        return EXPLOITERS[level]
+    return BOTS[level]
 
 
 def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: int,
-               hard_playouts: int | None,
-               timings: list[float] | None = None) -> int:
-    """The winning team of one match; `timings` collects the hard bot's decision times."""
+               hard_playouts: int | None, timings: dict[str, list[float]] | None = None,
+               budget_ms: float | None = None) -> int:
+    """The winning team of one match; `timings` collects the decision times of the levels it
+    names (decisions with more than one legal action); `budget_ms` caps every decision (None:
+    each level's default)."""
     state, _ = engine.new_match(players=players, ruleset=ruleset, seed=seed)
     rngs = [random.Random(f"arena:{seed}:{seat}") for seat in range(players)]
     for _ in range(MAX_ACTIONS):
@@ -68,76 +102,133 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
         level = team_levels[seat % 2]
         view = engine.view(state, seat)
         start = time.perf_counter()
-        action = decide(level, view, rngs[seat], hard_playouts)
-        if timings is not None and level == "hard" and len(view["legal_actions"]) > 1:
-            timings.append((time.perf_counter() - start) * 1000)
+        action = choose_with(bot_for(level, hard_playouts), view, rngs[seat],
+                             budget_ms=budget_ms)
+        if timings is not None and level in timings and len(view["legal_actions"]) > 1:
+            timings[level].append((time.perf_counter() - start) * 1000)
         state, _ = engine.apply(state, seat, action)
     assert state.winner_team is not None, "a match did not end"
     return state.winner_team
 
 
-def duplicate(job: tuple[str, str, int, str, int, int | None]) -> tuple[str, int, str, int]:
+Job = tuple[str, str, int, str, int, int | None, float | None]
+"""(level A, level B, players, ruleset, seed, hard playouts, decision cap in ms)."""
+
+
+def duplicate(job: Job) -> tuple[str, int, str, int]:
     """Both halves of one duplicate match: how many the first level won (0, 1 or 2)."""
-    a, b, players, ruleset, seed, hard_playouts = job
-    wins = int(play_match((a, b), players, ruleset, seed, hard_playouts) == 0)
-    wins += int(play_match((b, a), players, ruleset, seed, hard_playouts) == 1)
+    a, b, players, ruleset, seed, hard_playouts, cap = job
+    wins = int(play_match((a, b), players, ruleset, seed, hard_playouts, None, cap) == 0)
+    wins += int(play_match((b, a), players, ruleset, seed, hard_playouts, None, cap) == 1)
     return f"{a}_vs_{b}", players, ruleset, wins
 
 
-def time_hard(decisions: int, seed: int) -> list[float]:
-    """Decision times (ms) of the hard bot at its default budget, against easy."""
-    timings: list[float] = []
+def time_level(level: str, decisions: int, seed: int,
+               configs: tuple[tuple[int, str], ...]) -> list[float]:
+    """Decision times (ms) of `level` at its default budget, against easy."""
+    timings: dict[str, list[float]] = {level: []}
     s = seed
-    while len(timings) < decisions:
-        players, ruleset = CONFIGS[s % len(CONFIGS)]
-        play_match(("hard", "easy"), players, ruleset, s, None, timings)
+    while len(timings[level]) < decisions:
+        players, ruleset = configs[s % len(configs)]
+        play_match((level, "easy"), players, ruleset, s, None, timings)
         s += 1
-    return timings
+    return timings[level]
+
+
+def pair_duplicates(pair: tuple[str, str], dups: int, quick: bool) -> int:
+    """Duplicate pairs per configuration for `pair`: halved for each searching level in it,
+    and halved again under --quick for the pairings beyond the ladder."""
+    count = dups // 2 ** sum(level in SEARCHERS for level in pair)
+    if quick and pair not in LADDER:
+        count //= 2
+    return max(2, count)
+
+
+def run_jobs(jobs: list[Job], workers: int) -> dict[str, dict[tuple[int, str], list[int]]]:
+    """Every duplicate job played (in this process when `workers` is 1): wins and matches per
+    pairing and configuration."""
+    results: dict[str, dict[tuple[int, str], list[int]]] = {}
+    start = time.perf_counter()
+
+    def record(outcomes: Any) -> None:
+        for done, (key, players, ruleset, wins) in enumerate(outcomes, 1):
+            cell = results.setdefault(key, {}).setdefault((players, ruleset), [0, 0])
+            cell[0] += wins
+            cell[1] += 2
+            if done % max(1, len(jobs) // 10) == 0:
+                log(f"  {done}/{len(jobs)} duplicate pairs played "
+                    f"({time.perf_counter() - start:.0f} s)")
+
+    if workers == 1:
+        record(map(duplicate, jobs))
+    else:
+        with multiprocessing.Pool(workers) as pool:
+            record(pool.imap_unordered(duplicate, jobs))
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = options(__doc__, "a few minutes: fewer matches, "
-                 f"hard at {QUICK_HARD_PLAYOUTS} playouts per decision")
+                 f"hard levels at {QUICK_HARD_PLAYOUTS} playouts per decision")
     ap.add_argument("--duplicates", type=int, default=None,
-                    help="duplicate pairs per pairing and configuration "
-                         "(default 30, or 16 with --quick; hard pairings take half)")
+                    help="duplicate pairs per pairing and configuration (default 30, or 16 "
+                         "with --quick; halved for each searching level in the pairing)")
     ap.add_argument("--timing-decisions", type=int, default=None,
-                    help="hard decisions timed at the default budget (default 300, 120 quick)")
-    ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+                    help="decisions timed per searching level at its default budget "
+                         "(default 300, 120 quick; 0: none)")
+    ap.add_argument("--jobs", "--workers", dest="jobs", type=int,
+                    default=min(2, os.cpu_count() or 1),
+                    help="processes playing matches (1: this process only)")
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--players", type=int, choices=(2, 4), default=None,
+                    help="only this player count (default: 2 and 4)")
+    ap.add_argument("--budget-ms", type=float, default=None,
+                    help="time cap per decision in the matches (default: each level's own; "
+                         "a far cap plays the searching levels at their work budget alone)")
     ap.add_argument("--pairs", default=None,
-                    help="only these pairings, e.g. hard_vs_easy,medium_vs_easy")
+                    help="only these pairings, e.g. hard_vs_frozen_hard,expert_vs_hard")
     args = ap.parse_args(argv)
-    pairs = [p for p in PAIRS if args.pairs is None or f"{p[0]}_vs_{p[1]}" in args.pairs]
+    known = {f"{a}_vs_{b}": (a, b) for a, b in all_pairs()}
+    wanted = ([f"{a}_vs_{b}" for a, b in all_pairs(args.quick)] if args.pairs is None
+              else args.pairs.split(","))
+    unknown = [k for k in wanted if k not in known]
+    if unknown:
+        ap.error(f"unknown pairing(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    pairs = [known[k] for k in wanted]
+    configs = tuple(c for c in CONFIGS if args.players in (None, c[0]))
     dups = args.duplicates or (16 if args.quick else 30)
     hard_playouts = QUICK_HARD_PLAYOUTS if args.quick else None
     t_run = time.perf_counter()
-    log(f"bench/arena.py: Python {platform.python_version()}, {args.workers} workers, "
-        f"seed {args.seed}, {dups} duplicate pairs per pairing and configuration")
+    log(f"bench/arena.py: Python {platform.python_version()}, {args.jobs} jobs, "
+        f"seed {args.seed}, {dups} duplicate pairs per pairing and configuration "
+        f"(halved for each searching level), players {args.players or '2 and 4'}")
     log(f"hard bot: default budget {DEFAULT_PLAYOUTS} playouts, cap {DEFAULT_BUDGET_MS:g} ms; "
-        + (f"QUICK RUN: matches use a reduced budget of {QUICK_HARD_PLAYOUTS} playouts"
+        + (f"QUICK RUN: hard levels play matches at {QUICK_HARD_PLAYOUTS} playouts"
            if args.quick else "matches use the default budget"))
-
-    timings = time_hard(args.timing_decisions or (120 if args.quick else 300), args.seed)
-    p50, p99 = percentile(timings, 0.5), percentile(timings, 0.99)
-    log(f"hard decision time at the default budget over {len(timings)} decisions: "
-        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(timings):.1f} ms")
-
-    jobs = []
-    for a, b in pairs:
-        count = max(2, dups // 2) if a == "hard" else dups
-        for players, ruleset in CONFIGS:
-            for i in range(count):
-                jobs.append((a, b, players, ruleset, args.seed + i, hard_playouts))
-    jobs.sort(key=lambda j: j[0] != "hard")  # the long jobs first
-    results: dict[str, dict[tuple[int, str], list[int]]] = {}
-    with multiprocessing.Pool(args.workers) as pool:
-        for key, players, ruleset, wins in pool.imap_unordered(duplicate, jobs):
-            cell = results.setdefault(key, {}).setdefault((players, ruleset), [0, 0])
-            cell[0] += wins
-            cell[1] += 2
+    if args.budget_ms is not None:
+        log(f"matches cap every decision at {args.budget_ms:g} ms (timings use the default)")
+    if any("frozen_hard" in p for p in pairs):
+        log(f"frozen_hard: the hard level of engine/ at commit {FROZEN_COMMIT}")
 
     summary: dict[str, Any] = {}
+    timed = [lv for lv in SEARCHERS if any(lv in p for p in pairs)]
+    decisions = args.timing_decisions
+    for level in timed if decisions != 0 else []:
+        timings = time_level(level, decisions or (120 if args.quick else 300), args.seed,
+                             configs)
+        p50, p99 = percentile(timings, 0.5), percentile(timings, 0.99)
+        log(f"{level} decision time at the default budget over {len(timings)} decisions: "
+            f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(timings):.1f} ms")
+        summary.update({f"{level}_decision_ms_p50": round(p50, 1),
+                        f"{level}_decision_ms_p99": round(p99, 1),
+                        f"{level}_decisions_timed": len(timings)})
+
+    jobs: list[Job] = [(a, b, players, ruleset, args.seed + i, hard_playouts, args.budget_ms)
+            for a, b in pairs for players, ruleset in configs
+            for i in range(pair_duplicates((a, b), dups, args.quick))]
+    jobs.sort(key=lambda j: -sum(level in SEARCHERS for level in j[:2]))  # long jobs first
+    results = run_jobs(jobs, args.jobs)
+
     log("\nmatch win rate of the first level (duplicate pairs x 2 matches), Wilson 95%:")
     for a, b in pairs:
         key = f"{a}_vs_{b}"
@@ -146,14 +237,15 @@ def main(argv: list[str] | None = None) -> int:
         lo, hi = wilson(wins, n)
         cells = ", ".join(f"{p}p {r[:4]} {c[0]}/{c[1]}"
                           for (p, r), c in sorted(results[key].items()))
-        log(f"  {key:<17} {wins / n:6.1%} [{lo:.1%}, {hi:.1%}] of {n:4d}   ({cells})")
+        log(f"  {key:<24} {wins / n:6.1%} [{lo:.1%}, {hi:.1%}] of {n:4d}   ({cells})")
         summary[key] = round(wins / n, 4)
         summary[f"{key}_ci95"] = [round(lo, 4), round(hi, 4)]
         summary[f"{key}_matches"] = n
+        for (p, r), c in sorted(results[key].items()):
+            summary[f"{key}_{p}p_{r}"] = [c[0], c[1]]
     elapsed = time.perf_counter() - t_run
     log(f"\n{elapsed:.0f} s in all")
-    summary.update({"hard_decision_ms_p50": round(p50, 1), "hard_decision_ms_p99": round(p99, 1),
-                    "hard_decisions_timed": len(timings), "quick": args.quick,
+    summary.update({"quick": args.quick, "seed": args.seed, "budget_ms": args.budget_ms,
                     "hard_playouts_in_matches": hard_playouts or DEFAULT_PLAYOUTS,
                     "seconds": round(elapsed)})
     last_line(summary)

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..determinize import determinize
 from ..play import apply
+from ..state import MatchState
 from .beliefs import world_weight
 from .playout import play_out_hand
 from .value import match_value
@@ -38,22 +40,30 @@ def choose_hard(view: dict[str, Any], rng: random.Random, *, budget_ms: float | 
                 playouts: int | None = None) -> dict[str, Any]:
     """The most valuable of the view's legal actions over the searched worlds (`playouts`:
     DEFAULT_PLAYOUTS when None; `budget_ms`: DEFAULT_BUDGET_MS when None)."""
-    legal = view["legal_actions"]
+    return search(view, view["legal_actions"], rng, world_weight, budget_ms=budget_ms,
+                  playouts=playouts)
+
+
+def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random,
+           weigh: Callable[[MatchState, int], float], *, budget_ms: float | None = None,
+           playouts: int | None = None) -> dict[str, Any]:
+    """The most valuable of `actions` (legal in `view`) over worlds drawn from the view, each
+    weighted by `weigh(world, seat)`, every action played out on the same worlds and seeds."""
     start = time.perf_counter()
     limit = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
     budget = DEFAULT_PLAYOUTS if playouts is None else playouts
-    worlds = max(MIN_WORLDS, -(-budget // len(legal)))
+    worlds = max(MIN_WORLDS, -(-budget // len(actions)))
     seat = int(view["you"]["seat"])
     team = seat % 2
-    totals = [0.0] * len(legal)
+    totals = [0.0] * len(actions)
     for done in range(1, worlds + 1):
         world = determinize(view, rng, seed=rng.getrandbits(31))
         seed = rng.getrandbits(64)
-        weight = world_weight(world, seat)
-        for i, action in enumerate(legal):
+        weight = weigh(world, seat)
+        for i, action in enumerate(actions):
             after, _ = apply(world, seat, action)
             totals[i] += weight * match_value(play_out_hand(after, random.Random(seed)), team)
         if done >= MIN_WORLDS and time.perf_counter() - start >= limit:
             break
-    best = max(range(len(legal)), key=totals.__getitem__)
-    return dict(legal[best])
+    best = max(range(len(actions)), key=totals.__getitem__)
+    return dict(actions[best])

@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import DECK, MatchState
+from engine import MatchState
 from engine.bots import AVAILABLE_LEVELS, BOT_LEVELS, BOTS, choose, choose_with
 from engine.bots import hard as hard_bot
 from engine.bots.hard import choose_hard
 from engine.determinize import determinize, seat_knowledge
-from engine.knowledge import partners_seen
+from tests.support.bot_positions import hide_differently, position
 from tests.support.match_configs import match_configs
 
 FAST_HARD = 12
@@ -33,23 +33,10 @@ def decide(level: str, view: dict[str, Any], seed: int) -> dict[str, Any]:
     return choose(level, view, random.Random(seed))
 
 
-def position(config: dict[str, Any], seed: int) -> MatchState:
-    """A random active position reached by random legal play from `config`."""
-    rng = random.Random(seed)
-    state, _ = engine.new_match(**config)
-    for _ in range(rng.randrange(0, 60)):
-        seat = rng.choice(state.to_act)
-        after, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
-        if after.status != "active":
-            break
-        state = after
-    return state
-
-
 def test_all_four_levels_are_available() -> None:
     assert AVAILABLE_LEVELS == BOT_LEVELS == tuple(BOTS) == ("random", "easy", "medium", "hard")
     state, _ = engine.new_match(players=2, seed=1, options={"first_dealer": 1})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # (the expert candidate is not a level: docs/bots.md)
         choose("expert", engine.view(state, 0), random.Random(0))
     with pytest.raises(ValueError):  # not this seat's turn
         choose("easy", engine.view(state, 1), random.Random(0))
@@ -82,33 +69,6 @@ def test_each_level_plays_whole_matches(players: int, ruleset: str) -> None:
             assert action in view["legal_actions"]
             state, _ = engine.apply(state, seat, action)
         assert state.status == "finished"
-
-
-def hide_differently(state: MatchState, seat: int, rng: random.Random) -> MatchState:
-    """`state` with every card `seat` cannot see replaced by other unseen cards: the other
-    hands (bar partners shown in a mão de onze) and the face-down cards others played."""
-    other = state.copy()
-    h = other.hand
-    visible = set(partners_seen(other.players, h.eleven_team, seat))
-    blind = h.special == "mao_de_ferro" and other.options.iron_hand_blind
-    if not blind:
-        visible.add(seat)
-    hidden_hands = [s for s in range(other.players) if s not in visible]
-    hidden_plays = [(i, j) for i, t in enumerate(h.tricks) for j, (s, _, fd) in
-                    enumerate(t.plays) if fd and s != seat]
-    used = {c for s in visible for c in h.hands[s]} | {h.vira}
-    used |= {c for t in h.tricks for s, c, fd in t.plays if not fd or s == seat}
-    pool = [c for c in DECK if c not in used]
-    rng.shuffle(pool)
-    for s in hidden_hands:
-        h.hands[s] = [pool.pop() for _ in h.hands[s]]
-    for i, j in hidden_plays:
-        t = h.tricks[i] = engine.Trick(h.tricks[i].leader, list(h.tricks[i].plays),
-                                       h.tricks[i].winner_team, h.tricks[i].tie,
-                                       h.tricks[i].done)
-        s, _, fd = t.plays[j]
-        t.plays[j] = (s, pool.pop(), fd)
-    return other
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,0 +1,94 @@
+"""The engine as of a pinned commit, imported beside the working one, to measure bots against it.
+
+`frozen_bot(level)` is that engine's bot `level` as a callable `(view, rng, *, budget_ms=None)
+-> action`: a bot reads only the view (a plain dict) and its rng, so it plays inside a match
+run by today's engine. The `engine/` package of FROZEN_COMMIT is extracted with `git archive`
+once into a cache directory under the package name PACKAGE (the engine imports itself only
+relatively, which `load` checks), then imported from there.
+"""
+from __future__ import annotations
+
+import importlib
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from functools import partial
+from types import ModuleType
+from typing import Any, Callable
+
+FROZEN_COMMIT = "80316d3cc45c31a8ab81d3e16bd9b44130233102"
+"""The engine whose hard level a change to `hard` is measured against (`hard_vs_frozen_hard`):
+main's as of 2026-12-02; move it forward when a change to hard ships."""
+PACKAGE = f"engine_{FROZEN_COMMIT[:12]}"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CACHE = os.path.join(tempfile.gettempdir(), "truco-frozen-engines")
+_ABSOLUTE = re.compile(r"^\s*(from|import)\s+engine\b", re.MULTILINE)
+
+
+class FrozenUnavailable(RuntimeError):
+    """git, or the pinned commit, is not available here."""
+
+
+def _archive(commit: str) -> bytes:
+    try:
+        done = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", commit, "engine"],
+                              capture_output=True, check=False)
+    except FileNotFoundError as exc:
+        raise FrozenUnavailable("the frozen engine needs git, which is not installed") from exc
+    if done.returncode != 0:
+        raise FrozenUnavailable(
+            f"cannot read engine/ at commit {commit} from the repository at {ROOT} "
+            f"(a shallow clone lacks it: fetch the full history): "
+            f"{done.stderr.decode(errors='replace').strip()}")
+    return done.stdout
+
+
+def _extract(commit: str, package: str) -> str:
+    """The cache directory holding `package`, the engine of `commit` (extracted once)."""
+    home = os.path.join(CACHE, commit)
+    if os.path.isdir(os.path.join(home, package)):
+        return home
+    os.makedirs(CACHE, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=f"{commit[:12]}-", dir=CACHE)
+    try:
+        with tarfile.open(fileobj=io.BytesIO(_archive(commit))) as tar:
+            tar.extractall(staging, filter="data")
+        for folder, _, files in os.walk(os.path.join(staging, "engine")):
+            for name in files:
+                if name.endswith(".py"):
+                    with open(os.path.join(folder, name), encoding="utf-8") as f:
+                        if _ABSOLUTE.search(f.read()):
+                            raise FrozenUnavailable(
+                                f"engine/{name} at {commit} imports `engine` by its absolute "
+                                "name: a renamed copy would run today's engine")
+        os.rename(os.path.join(staging, "engine"), os.path.join(staging, package))
+        try:
+            os.rename(staging, home)  # atomic: a concurrent extraction keeps the first one
+        except OSError:
+            if not os.path.isdir(os.path.join(home, package)):
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return home
+
+
+def load(commit: str = FROZEN_COMMIT, package: str = PACKAGE) -> ModuleType:
+    """The frozen engine's `bots` package (extracted and imported on first use)."""
+    home = _extract(commit, package)
+    if home not in sys.path:
+        sys.path.append(home)
+    return importlib.import_module(f"{package}.bots")
+
+
+def frozen_bot(level: str, **options: Any) -> Callable[..., dict[str, Any]]:
+    """The frozen engine's bot `level`; `options` go to the level's function (the hard
+    level's `playouts`, say)."""
+    bots = load()
+    if level not in bots.BOTS:
+        raise ValueError(f"the frozen engine has no bot level {level!r}")
+    return partial(bots.BOTS[level], **options) if options else bots.BOTS[level]
