@@ -15,8 +15,9 @@ through the engine directly (`engine.view` for the seat, then the level's bot).
 Pairings: each level against the ones below it; `hard` against `frozen_hard` (the hard level of
 the engine pinned in bench/lib/frozen.py) and against the exploiters of bench/lib/exploiters.py;
 the `expert` candidate (engine/bots/expert.py, not offered by the service: docs/bots.md)
-against `hard`, `medium`, `easy` and the exploiters (under --quick, `hard` and `medium` only). For each pairing it prints the match win rate of the first level with a Wilson 95%
-interval, per configuration and overall. Before the matches it times each searching level in
+against `hard`, `medium`, `easy` and the exploiters (under --quick, `hard` and `medium` only).
+For each pairing it prints the match win rate of the first level with a Wilson 95% interval,
+per configuration and overall. Before the matches it times each searching level in
 the run (hard, frozen_hard, expert) at its default budget on a sample of decisions against
 easy and reports the p50 and p99.
 
@@ -44,7 +45,7 @@ from bench.lib.exploiters import EXPLOITERS
 from bench.lib.frozen import FROZEN_COMMIT, frozen_bot
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import percentile, wilson
-from engine.bots import BOTS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, choose_with
+from engine.bots import BOTS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, SEARCHING_LEVELS, choose_with
 from engine.bots.expert import choose_expert
 from engine.bots.hard import choose_hard
 
@@ -54,7 +55,7 @@ LADDER = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "
 HARD_CHECKS = (("hard", "frozen_hard"),) + tuple(("hard", e) for e in EXPLOITERS)
 EXPERT_PAIRS = (("expert", "hard"), ("expert", "medium"), ("expert", "easy")) + tuple(
     ("expert", e) for e in EXPLOITERS)
-SEARCHERS = ("hard", "frozen_hard", "expert")
+SEARCHERS = (*SEARCHING_LEVELS, "frozen_hard", "expert")
 """Levels that search: their pairings play fewer matches (each match costs more)."""
 CONFIGS = ((2, "paulista"), (2, "mineiro"), (4, "paulista"), (4, "mineiro"))
 QUICK_HARD_PLAYOUTS = 120

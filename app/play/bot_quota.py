@@ -1,7 +1,7 @@
 """What one player may have built-in bots doing at once: the matches with a bot they
-created that are not over, and the seats of searching levels in them (`hard`, the bots
-that cost the most to run: engine.bots.SEARCHING_LEVELS). Checked at creation, counted under the lock of the creator's row
-(app/db/hot_sql.py: creation_load), so that parallel creations count each other."""
+created that are not over, and the seats of searching levels in them (the bots that cost the
+most to run: engine.bots.SEARCHING_LEVELS). Checked at creation, counted under the lock of the
+creator's row (app/db/hot_sql.py: creation_load), so that parallel creations count each other."""
 from __future__ import annotations
 
 from typing import Any

@@ -31,7 +31,9 @@ class Reader(Protocol):
         """One query (None: an unknown match or token, or the database failed)."""
 
     def watch(self, match_id: str, wait: int) -> bool:
-        """Have the match's actions notified for `wait` seconds (False: the database failed)."""
+        """Have the match's actions notified for `wait` seconds (False: the database failed).
+        With `wait` 0 it comes before a read, only so that later polls need no query: a
+        reader may skip it."""
 
     def wait(self, match_id: str, changed: Callable[[], Current | None],
              wait: int) -> Current | None:

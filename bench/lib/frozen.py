@@ -9,43 +9,27 @@ relatively, which `load` checks), then imported from there.
 from __future__ import annotations
 
 import importlib
-import io
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tarfile
 import tempfile
 from functools import partial
 from types import ModuleType
 from typing import Any, Callable
 
+from bench.lib.git_archive import ArchiveUnavailable, extract
+
 FROZEN_COMMIT = "80316d3cc45c31a8ab81d3e16bd9b44130233102"
 """The engine whose hard level a change to `hard` is measured against (`hard_vs_frozen_hard`):
 main's as of 2026-12-02; move it forward when a change to hard ships."""
 PACKAGE = f"engine_{FROZEN_COMMIT[:12]}"
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CACHE = os.path.join(tempfile.gettempdir(), "truco-frozen-engines")
 _ABSOLUTE = re.compile(r"^\s*(from|import)\s+engine\b", re.MULTILINE)
 
 
 class FrozenUnavailable(RuntimeError):
     """git, or the pinned commit, is not available here."""
-
-
-def _archive(commit: str) -> bytes:
-    try:
-        done = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", commit, "engine"],
-                              capture_output=True, check=False)
-    except FileNotFoundError as exc:
-        raise FrozenUnavailable("the frozen engine needs git, which is not installed") from exc
-    if done.returncode != 0:
-        raise FrozenUnavailable(
-            f"cannot read engine/ at commit {commit} from the repository at {ROOT} "
-            f"(a shallow clone lacks it: fetch the full history): "
-            f"{done.stderr.decode(errors='replace').strip()}")
-    return done.stdout
 
 
 def _extract(commit: str, package: str) -> str:
@@ -56,8 +40,10 @@ def _extract(commit: str, package: str) -> str:
     os.makedirs(CACHE, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=f"{commit[:12]}-", dir=CACHE)
     try:
-        with tarfile.open(fileobj=io.BytesIO(_archive(commit))) as tar:
-            tar.extractall(staging, filter="data")
+        try:
+            extract(commit, staging, "engine/")
+        except ArchiveUnavailable as exc:
+            raise FrozenUnavailable(f"the frozen engine: {exc}") from exc
         for folder, _, files in os.walk(os.path.join(staging, "engine")):
             for name in files:
                 if name.endswith(".py"):

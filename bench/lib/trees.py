@@ -3,19 +3,18 @@ files exported beside this tree, and a server with its worker from either tree o
 database of its own (migrated by this tree's code: its migrations are a superset)."""
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
-import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
-from typing import Any
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from bench.lib.database import Postgres, migrate_to_head
+from bench.lib.git_archive import extract
 from bench.lib.processes import MeasuredServer
 from bench.lib.report import last_line, log
 from devtools.servers import ROOT
@@ -32,10 +31,7 @@ def export(ref: str, tmp: Path) -> tuple[Path, str]:
     left as it is); the directory and the short commit."""
     short = short_commit(ref)
     tree = tmp / f"tree-{short}"
-    data = subprocess.run(["git", "archive", "--format=tar", short], cwd=ROOT, check=True,
-                          capture_output=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(tree, filter="data")
+    extract(short, tree)
     return tree, short
 
 

@@ -14,5 +14,4 @@ BOT_LEVELS = tuple(BOTS)
 AVAILABLE_LEVELS = BOT_LEVELS
 
 __all__ = ["AVAILABLE_LEVELS", "BOTS", "BOT_LEVELS", "DEFAULT_BUDGET_MS", "DEFAULT_PLAYOUTS",
-           "SEARCHING_LEVELS", "Bot", "choose", "choose_random",
-           "choose_with"]
+           "SEARCHING_LEVELS", "Bot", "choose", "choose_random", "choose_with"]
