@@ -19,8 +19,10 @@ from .cardplay import choose_card, easy_calls, simple_strength
 UNLIKELY_CALL = 0.15
 """Weight factor of a world in which the pending call was made on cards the model would not
 call on."""
-UNLIKELY_PLAY = 0.15
-"""Weight factor for each opponent card play the model would not have made in the world."""
+UNLIKELY_PLAY = 0.5
+"""Weight factor for each opponent card play the model would not have made in the world. Mild:
+a searching opponent or a person often plays a card the easy rule would not (0.15 reads easy
+exactly; 0.5, with playout.CALL_ODDS at 1.0, beats the level's earlier self, decision 0011)."""
 UNLIKELY_ACCEPT = 0.4
 """Weight factor of a world in which an opponent accepted a call holding nothing the model
 would accept with (no good card, no trick won)."""
