@@ -329,7 +329,19 @@ class _Stop(Exception):
     """Raised by the SIGINT / SIGTERM / SIGHUP handler to unwind ``serve``."""
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _ignore_stop_signals() -> None:
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
 def _raise_stop(signum: int, frame: object) -> None:
+    """Unwind ``serve`` on the first stop signal, ignoring the next ones: a second signal (Ctrl-C
+    pressed twice, `timeout` and `kill` together) would otherwise raise inside the cleanup and
+    leave gunicorn, the worker and the embedded database running."""
+    _ignore_stop_signals()
     raise _Stop(signum)
 
 
@@ -359,7 +371,7 @@ def serve(args: list[str]) -> int:
         # (before the embedded database starts: a second serve must not stop the first's)
         sys.exit(f"[dev] {env['BIND_HOST']}:{env['PORT']} is in use ({busy}): is another "
                  "serve running? Stop it, or choose another PORT")
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for sig in STOP_SIGNALS:
         signal.signal(sig, _raise_stop)
     datadir = None
     gunicorn = worker = None
@@ -396,8 +408,7 @@ def serve(args: list[str]) -> int:
         log(f"failed: {' '.join(map(str, exc.cmd))} exited {exc.returncode}")
         return exc.returncode or 1
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, signal.SIG_IGN)
+        _ignore_stop_signals()
         for process, grace in ((worker, 30), (gunicorn, 75)):
             if process is not None and process.poll() is None:
                 process.terminate()  # the worker finishes the step under way

@@ -246,6 +246,28 @@ def test_serve_refuses_a_port_in_use_before_starting_anything(tmp_path: Path) ->
     assert "starting embedded PostgreSQL" not in done.stdout + done.stderr
 
 
+def test_the_first_stop_signal_unwinds_serve_and_the_next_ones_are_ignored(
+        dev: ModuleType) -> None:
+    """A second signal while `serve` cleans up (Ctrl-C twice; `timeout` and `kill` together)
+    must not raise inside the cleanup: that left gunicorn and the worker running."""
+    import signal
+
+    saved = {sig: signal.getsignal(sig) for sig in dev.STOP_SIGNALS}
+    try:
+        for sig in dev.STOP_SIGNALS:
+            signal.signal(sig, dev._raise_stop)
+        with pytest.raises(dev._Stop):
+            os.kill(os.getpid(), signal.SIGTERM)
+            signal.pthread_sigmask(signal.SIG_BLOCK, [])  # let the handler run here
+        assert {sig: signal.getsignal(sig) for sig in dev.STOP_SIGNALS} == {
+            sig: signal.SIG_IGN for sig in dev.STOP_SIGNALS}
+        os.kill(os.getpid(), signal.SIGTERM)  # ignored: nothing raises, the test goes on
+        os.kill(os.getpid(), signal.SIGHUP)
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
 def test_help_lists_every_variable_of_the_table(dev: ModuleType) -> None:
     done = subprocess.run([sys.executable, str(DEV), "--help"], capture_output=True, text=True,
                           timeout=60, check=True)
