@@ -13,9 +13,10 @@ alike, and luck largely cancels. Matches are single games to 12 with default opt
 through the engine directly (`engine.view` for the seat, then the level's bot).
 
 Pairings: each level against the ones below it; `hard` against `frozen_hard` (the hard level of
-the engine pinned in bench/lib/frozen.py) and against the exploiters of bench/lib/exploiters.py;
-the `expert` candidate (engine/bots/expert.py, not offered by the service: docs/bots.md)
-against `hard`, `medium`, `easy` and the exploiters (under --quick, `hard` and `medium` only).
+the engine pinned in bench/lib/frozen.py, or of any commit given with --frozen) and against the
+exploiters of bench/lib/exploiters.py; the `expert` candidate (engine/bots/expert.py, not
+offered by the service: docs/bots.md) against `hard`, `medium`, `easy` and the exploiters
+(under --quick, `hard` and `medium` only).
 For each pairing it prints the match win rate of the first level with a Wilson 95% interval,
 per configuration and overall. Before the matches it times each searching level in
 the run (hard, frozen_hard, expert) at its default budget on a sample of decisions against
@@ -42,7 +43,7 @@ if ROOT not in sys.path:
 
 import engine
 from bench.lib.exploiters import EXPLOITERS
-from bench.lib.frozen import FROZEN_COMMIT, frozen_bot
+from bench.lib.frozen import FROZEN_COMMIT, FrozenUnavailable, frozen_bot, resolve
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import percentile, wilson
 from engine.bots import BOTS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, SEARCHING_LEVELS, choose_with
@@ -74,13 +75,13 @@ def all_pairs(quick: bool = False) -> tuple[tuple[str, str], ...]:
 
 
 @lru_cache(maxsize=None)
-def bot_for(level: str, hard_playouts: int | None) -> Bot:
-    """The bot of `level` (built-in, frozen_hard, or an exploiter), hard levels at
-    `hard_playouts` (None: their default)."""
+def bot_for(level: str, hard_playouts: int | None, frozen: str = FROZEN_COMMIT) -> Bot:
+    """The bot of `level` (built-in, frozen_hard: the hard level of commit `frozen`, or an
+    exploiter), hard levels at `hard_playouts` (None: their default)."""
     if level == "hard":
         return partial(choose_hard, playouts=hard_playouts)
     if level == "frozen_hard":
-        return frozen_bot("hard", playouts=hard_playouts)
+        return frozen_bot("hard", frozen, playouts=hard_playouts)
     if level == "expert":
         return partial(choose_expert, playouts=hard_playouts)
     if level in EXPLOITERS:
@@ -90,10 +91,10 @@ def bot_for(level: str, hard_playouts: int | None) -> Bot:
 
 def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: int,
                hard_playouts: int | None, timings: dict[str, list[float]] | None = None,
-               budget_ms: float | None = None) -> int:
+               budget_ms: float | None = None, frozen: str = FROZEN_COMMIT) -> int:
     """The winning team of one match; `timings` collects the decision times of the levels it
     names (decisions with more than one legal action); `budget_ms` caps every decision (None:
-    each level's default)."""
+    each level's default); frozen_hard is the hard level of commit `frozen`."""
     state, _ = engine.new_match(players=players, ruleset=ruleset, seed=seed)
     rngs = [random.Random(f"arena:{seed}:{seat}") for seat in range(players)]
     for _ in range(MAX_ACTIONS):
@@ -103,7 +104,7 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
         level = team_levels[seat % 2]
         view = engine.view(state, seat)
         start = time.perf_counter()
-        action = choose_with(bot_for(level, hard_playouts), view, rngs[seat],
+        action = choose_with(bot_for(level, hard_playouts, frozen), view, rngs[seat],
                              budget_ms=budget_ms)
         if timings is not None and level in timings and len(view["legal_actions"]) > 1:
             timings[level].append((time.perf_counter() - start) * 1000)
@@ -112,26 +113,27 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
     return state.winner_team
 
 
-Job = tuple[str, str, int, str, int, int | None, float | None]
-"""(level A, level B, players, ruleset, seed, hard playouts, decision cap in ms)."""
+Job = tuple[str, str, int, str, int, int | None, float | None, str]
+"""(level A, level B, players, ruleset, seed, hard playouts, decision cap in ms, frozen_hard's
+commit)."""
 
 
 def duplicate(job: Job) -> tuple[str, int, str, int]:
     """Both halves of one duplicate match: how many the first level won (0, 1 or 2)."""
-    a, b, players, ruleset, seed, hard_playouts, cap = job
-    wins = int(play_match((a, b), players, ruleset, seed, hard_playouts, None, cap) == 0)
-    wins += int(play_match((b, a), players, ruleset, seed, hard_playouts, None, cap) == 1)
+    a, b, players, ruleset, seed, hard_playouts, cap, frozen = job
+    wins = int(play_match((a, b), players, ruleset, seed, hard_playouts, None, cap, frozen) == 0)
+    wins += int(play_match((b, a), players, ruleset, seed, hard_playouts, None, cap, frozen) == 1)
     return f"{a}_vs_{b}", players, ruleset, wins
 
 
-def time_level(level: str, decisions: int, seed: int,
-               configs: tuple[tuple[int, str], ...]) -> list[float]:
+def time_level(level: str, decisions: int, seed: int, configs: tuple[tuple[int, str], ...],
+               frozen: str = FROZEN_COMMIT) -> list[float]:
     """Decision times (ms) of `level` at its default budget, against easy."""
     timings: dict[str, list[float]] = {level: []}
     s = seed
     while len(timings[level]) < decisions:
         players, ruleset = configs[s % len(configs)]
-        play_match((level, "easy"), players, ruleset, s, None, timings)
+        play_match((level, "easy"), players, ruleset, s, None, timings, None, frozen)
         s += 1
     return timings[level]
 
@@ -186,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget-ms", type=float, default=None,
                     help="time cap per decision in the matches (default: each level's own; "
                          "a far cap plays the searching levels at their work budget alone)")
+    ap.add_argument("--frozen", default=FROZEN_COMMIT, metavar="COMMIT",
+                    help="the commit whose hard level plays as frozen_hard (a hash, a tag, "
+                         "HEAD...; default the one pinned in bench/lib/frozen.py)")
     ap.add_argument("--pairs", default=None,
                     help="only these pairings, e.g. hard_vs_frozen_hard,expert_vs_hard")
     args = ap.parse_args(argv)
@@ -196,6 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown pairing(s) {', '.join(unknown)}; known: {', '.join(known)}")
     pairs = [known[k] for k in wanted]
+    frozen = args.frozen
+    if any("frozen_hard" in pair for pair in pairs):  # other runs need neither git nor history
+        try:
+            frozen = resolve(args.frozen)
+        except FrozenUnavailable as exc:
+            ap.error(str(exc))
     configs = tuple(c for c in CONFIGS if args.players in (None, c[0]))
     dups = args.duplicates or (16 if args.quick else 30)
     hard_playouts = QUICK_HARD_PLAYOUTS if args.quick else None
@@ -209,14 +220,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.budget_ms is not None:
         log(f"matches cap every decision at {args.budget_ms:g} ms (timings use the default)")
     if any("frozen_hard" in p for p in pairs):
-        log(f"frozen_hard: the hard level of engine/ at commit {FROZEN_COMMIT}")
+        log(f"frozen_hard: the hard level of engine/ at commit {frozen}"
+            + ("" if frozen == FROZEN_COMMIT else f" (--frozen {args.frozen})"))
 
     summary: dict[str, Any] = {}
     timed = [lv for lv in SEARCHERS if any(lv in p for p in pairs)]
     decisions = args.timing_decisions
     for level in timed if decisions != 0 else []:
         timings = time_level(level, decisions or (120 if args.quick else 300), args.seed,
-                             configs)
+                             configs, frozen)
         p50, p99 = percentile(timings, 0.5), percentile(timings, 0.99)
         log(f"{level} decision time at the default budget over {len(timings)} decisions: "
             f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(timings):.1f} ms")
@@ -224,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
                         f"{level}_decision_ms_p99": round(p99, 1),
                         f"{level}_decisions_timed": len(timings)})
 
-    jobs: list[Job] = [(a, b, players, ruleset, args.seed + i, hard_playouts, args.budget_ms)
+    jobs: list[Job] = [(a, b, players, ruleset, args.seed + i, hard_playouts, args.budget_ms,
+                        frozen)
             for a, b in pairs for players, ruleset in configs
             for i in range(pair_duplicates((a, b), dups, args.quick))]
     jobs.sort(key=lambda j: -sum(level in SEARCHERS for level in j[:2]))  # long jobs first
@@ -247,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - t_run
     log(f"\n{elapsed:.0f} s in all")
     summary.update({"quick": args.quick, "seed": args.seed, "budget_ms": args.budget_ms,
+                    "frozen_commit": frozen,
                     "hard_playouts_in_matches": hard_playouts or DEFAULT_PLAYOUTS,
                     "seconds": round(elapsed)})
     last_line(summary)

@@ -4,7 +4,8 @@
 -> action`: a bot reads only the view (a plain dict) and its rng, so it plays inside a match
 run by today's engine. The `engine/` package of FROZEN_COMMIT is extracted with `git archive`
 once into a cache directory under the package name PACKAGE (the engine imports itself only
-relatively, which `load` checks), then imported from there.
+relatively, which `load` checks), then imported from there. Any other commit's engine is
+loaded the same way (`frozen_bot(level, resolve(ref))`: bench/arena.py's `--frozen`).
 """
 from __future__ import annotations
 
@@ -12,24 +13,46 @@ import importlib
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from functools import partial
 from types import ModuleType
 from typing import Any, Callable
 
-from bench.lib.git_archive import ArchiveUnavailable, extract
+from bench.lib.git_archive import ROOT, ArchiveUnavailable, extract
 
 FROZEN_COMMIT = "80316d3cc45c31a8ab81d3e16bd9b44130233102"
 """The engine whose hard level a change to `hard` is measured against (`hard_vs_frozen_hard`):
 main's as of 2026-12-02; move it forward when a change to hard ships."""
-PACKAGE = f"engine_{FROZEN_COMMIT[:12]}"
+
+
+def package_for(commit: str) -> str:
+    """The name the engine of `commit` is imported under."""
+    return f"engine_{commit[:12]}"
+
+
+PACKAGE = package_for(FROZEN_COMMIT)
 CACHE = os.path.join(tempfile.gettempdir(), "truco-frozen-engines")
 _ABSOLUTE = re.compile(r"^\s*(from|import)\s+engine\b", re.MULTILINE)
 
 
 class FrozenUnavailable(RuntimeError):
     """git, or the pinned commit, is not available here."""
+
+
+def resolve(ref: str) -> str:
+    """The full hash of the commit `ref` names in this repository (a hash, a tag, `HEAD`...):
+    the cache is keyed by it, so `HEAD` after a new commit is a new engine."""
+    try:
+        done = subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "--quiet",
+                               f"{ref}^{{commit}}"], capture_output=True, text=True, check=False)
+    except FileNotFoundError as exc:
+        raise FrozenUnavailable("git is not installed") from exc
+    if done.returncode != 0:
+        raise FrozenUnavailable(f"no commit {ref!r} in the repository at {ROOT} (a shallow "
+                                "clone lacks older ones: fetch the full history)")
+    return done.stdout.strip()
 
 
 def _extract(commit: str, package: str) -> str:
@@ -71,10 +94,11 @@ def load(commit: str = FROZEN_COMMIT, package: str = PACKAGE) -> ModuleType:
     return importlib.import_module(f"{package}.bots")
 
 
-def frozen_bot(level: str, **options: Any) -> Callable[..., dict[str, Any]]:
-    """The frozen engine's bot `level`; `options` go to the level's function (the hard
-    level's `playouts`, say)."""
-    bots = load()
+def frozen_bot(level: str, commit: str = FROZEN_COMMIT,
+               **options: Any) -> Callable[..., dict[str, Any]]:
+    """The bot `level` of the engine of `commit` (a full hash; default the pinned one);
+    `options` go to the level's function (the hard level's `playouts`, say)."""
+    bots = load(commit, package_for(commit))
     if level not in bots.BOTS:
         raise ValueError(f"the frozen engine has no bot level {level!r}")
     return partial(bots.BOTS[level], **options) if options else bots.BOTS[level]

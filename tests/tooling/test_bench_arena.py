@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+from functools import partial
 from typing import Any
 
 import pytest
@@ -32,6 +34,25 @@ def test_a_missing_commit_is_a_clear_failure(tmp_path: Any, monkeypatch: Any) ->
     monkeypatch.setattr(frozen, "CACHE", str(tmp_path))
     with pytest.raises(frozen.FrozenUnavailable, match="cannot read engine/ at commit"):
         frozen.load("0" * 40, "engine_missing")
+
+
+def test_any_commit_can_play_as_frozen_hard_named_by_any_ref() -> None:
+    head = subprocess.run(["git", "-C", frozen.ROOT, "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    assert frozen.resolve("HEAD") == head and frozen.resolve(head[:10]) == head
+    bot = frozen.frozen_bot("hard", head, playouts=12)
+    assert isinstance(bot, partial)
+    assert bot.func.__module__ == f"{frozen.package_for(head)}.bots.hard"
+    view = engine.view(opening(), 0)
+    assert bot(view, random.Random(0), budget_ms=60_000) in view["legal_actions"]
+
+
+def test_an_unknown_ref_is_refused_before_any_match(capsys: Any) -> None:
+    with pytest.raises(frozen.FrozenUnavailable, match="no commit 'no-such-ref'"):
+        frozen.resolve("no-such-ref")
+    with pytest.raises(SystemExit) as exited:
+        arena.main(["--frozen", "no-such-ref", "--pairs", "hard_vs_frozen_hard"])
+    assert exited.value.code == 2 and "no commit 'no-such-ref'" in capsys.readouterr().err
 
 
 def test_always_truco_raises_whenever_it_may_and_accepts_every_raise() -> None:
@@ -83,5 +104,5 @@ def test_every_run_measures_the_expert_candidate_against_hard_and_medium() -> No
 
 def test_a_duplicate_match_of_a_level_against_an_exploiter_counts_both_halves() -> None:
     key, players, ruleset, wins = arena.duplicate(("easy", "never_fold", 2, "mineiro", 7, None,
-                                                        None))
+                                                        None, frozen.FROZEN_COMMIT))
     assert (key, players, ruleset) == ("easy_vs_never_fold", 2, "mineiro") and 0 <= wins <= 2
