@@ -43,7 +43,8 @@ if ROOT not in sys.path:
 
 import engine
 from bench.lib.exploiters import EXPLOITERS
-from bench.lib.frozen import FROZEN_COMMIT, FrozenUnavailable, frozen_bot, resolve
+from bench.lib.frozen import FROZEN_COMMIT, frozen_bot
+from bench.lib.git_archive import ArchiveUnavailable, commit_of
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import percentile, wilson
 from engine.bots import BOTS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, SEARCHING_LEVELS, choose_with
@@ -201,11 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown pairing(s) {', '.join(unknown)}; known: {', '.join(known)}")
     pairs = [known[k] for k in wanted]
+    uses_frozen = any("frozen_hard" in pair for pair in pairs)
     frozen = args.frozen
-    if any("frozen_hard" in pair for pair in pairs):  # other runs need neither git nor history
+    if uses_frozen:  # other runs need neither git nor the history
         try:
-            frozen = resolve(args.frozen)
-        except FrozenUnavailable as exc:
+            frozen = commit_of(args.frozen)
+        except ArchiveUnavailable as exc:
             ap.error(str(exc))
     configs = tuple(c for c in CONFIGS if args.players in (None, c[0]))
     dups = args.duplicates or (16 if args.quick else 30)
@@ -219,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
            if args.quick else "matches use the default budget"))
     if args.budget_ms is not None:
         log(f"matches cap every decision at {args.budget_ms:g} ms (timings use the default)")
-    if any("frozen_hard" in p for p in pairs):
+    if uses_frozen:
         log(f"frozen_hard: the hard level of engine/ at commit {frozen}"
             + ("" if frozen == FROZEN_COMMIT else f" (--frozen {args.frozen})"))
 

@@ -43,7 +43,7 @@ from bench.lib.database import Postgres, libpq_url, make_counters  # noqa: E402
 from bench.lib.load import ClientProcs, Load, SliceResult  # noqa: E402
 from bench.lib.processes import MeasuredServer  # noqa: E402
 from bench.lib.report import last_line, log, options  # noqa: E402
-from bench.lib.trees import short_commit  # noqa: E402
+from bench.lib.git_archive import commit_of  # noqa: E402
 
 MIGRATE = """import sys
 sys.path.insert(0, sys.argv[1])
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     rounds = args.rounds or (2 if args.quick else 4)
     seconds = args.seconds or (3.0 if args.quick else 4.0)
-    commit = short_commit(args.ref)
+    commit = commit_of(args.ref, short=True)
     tmp = Path(tempfile.mkdtemp(prefix="truco-bench-compare-"))
     worktree = tmp / "ref"
     subprocess.run(["git", "worktree", "add", "--detach", "-q", str(worktree), commit],

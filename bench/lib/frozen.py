@@ -5,7 +5,8 @@
 run by today's engine. The `engine/` package of FROZEN_COMMIT is extracted with `git archive`
 once into a cache directory under the package name PACKAGE (the engine imports itself only
 relatively, which `load` checks), then imported from there. Any other commit's engine is
-loaded the same way (`frozen_bot(level, resolve(ref))`: bench/arena.py's `--frozen`).
+loaded the same way (`frozen_bot(level, commit)` with a full hash, which keys the cache:
+bench/arena.py's `--frozen` resolves a ref with git_archive.commit_of).
 """
 from __future__ import annotations
 
@@ -13,14 +14,13 @@ import importlib
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from functools import partial
 from types import ModuleType
 from typing import Any, Callable
 
-from bench.lib.git_archive import ROOT, ArchiveUnavailable, extract
+from bench.lib.git_archive import ArchiveUnavailable, extract
 
 FROZEN_COMMIT = "80316d3cc45c31a8ab81d3e16bd9b44130233102"
 """The engine whose hard level a change to `hard` is measured against (`hard_vs_frozen_hard`):
@@ -39,20 +39,6 @@ _ABSOLUTE = re.compile(r"^\s*(from|import)\s+engine\b", re.MULTILINE)
 
 class FrozenUnavailable(RuntimeError):
     """git, or the pinned commit, is not available here."""
-
-
-def resolve(ref: str) -> str:
-    """The full hash of the commit `ref` names in this repository (a hash, a tag, `HEAD`...):
-    the cache is keyed by it, so `HEAD` after a new commit is a new engine."""
-    try:
-        done = subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "--quiet",
-                               f"{ref}^{{commit}}"], capture_output=True, text=True, check=False)
-    except FileNotFoundError as exc:
-        raise FrozenUnavailable("git is not installed") from exc
-    if done.returncode != 0:
-        raise FrozenUnavailable(f"no commit {ref!r} in the repository at {ROOT} (a shallow "
-                                "clone lacks older ones: fetch the full history)")
-    return done.stdout.strip()
 
 
 def _extract(commit: str, package: str) -> str:
@@ -86,8 +72,10 @@ def _extract(commit: str, package: str) -> str:
     return home
 
 
-def load(commit: str = FROZEN_COMMIT, package: str = PACKAGE) -> ModuleType:
-    """The frozen engine's `bots` package (extracted and imported on first use)."""
+def load(commit: str = FROZEN_COMMIT) -> ModuleType:
+    """The `bots` package of the engine of `commit` (a full hash), extracted and imported on
+    first use under `package_for(commit)`."""
+    package = package_for(commit)
     home = _extract(commit, package)
     if home not in sys.path:
         sys.path.append(home)
@@ -98,7 +86,7 @@ def frozen_bot(level: str, commit: str = FROZEN_COMMIT,
                **options: Any) -> Callable[..., dict[str, Any]]:
     """The bot `level` of the engine of `commit` (a full hash; default the pinned one);
     `options` go to the level's function (the hard level's `playouts`, say)."""
-    bots = load(commit, package_for(commit))
+    bots = load(commit)
     if level not in bots.BOTS:
         raise ValueError(f"the frozen engine has no bot level {level!r}")
     return partial(bots.BOTS[level], **options) if options else bots.BOTS[level]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -14,22 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from bench.lib.database import Postgres, migrate_to_head
-from bench.lib.git_archive import extract
+from bench.lib.git_archive import commit_of, extract
 from bench.lib.processes import MeasuredServer
 from bench.lib.report import last_line, log
-from devtools.servers import ROOT
-
-
-def short_commit(ref: str) -> str:
-    """The short hash of `ref` in this repository."""
-    return subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, check=True,
-                          capture_output=True, text=True).stdout.strip()
 
 
 def export(ref: str, tmp: Path) -> tuple[Path, str]:
     """The files of commit `ref` in a directory under `tmp` (git archive: the repository is
     left as it is); the directory and the short commit."""
-    short = short_commit(ref)
+    short = commit_of(ref, short=True)
     tree = tmp / f"tree-{short}"
     extract(short, tree)
     return tree, short

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from bench import arena
-from bench.lib import frozen
+from bench.lib import frozen, git_archive
 from bench.lib.exploiters import always_truco, bluff_caller, never_fold
 from engine.bots import BOTS
 
@@ -33,13 +33,14 @@ def test_the_frozen_engine_is_imported_beside_todays_and_plays_in_its_matches() 
 def test_a_missing_commit_is_a_clear_failure(tmp_path: Any, monkeypatch: Any) -> None:
     monkeypatch.setattr(frozen, "CACHE", str(tmp_path))
     with pytest.raises(frozen.FrozenUnavailable, match="cannot read engine/ at commit"):
-        frozen.load("0" * 40, "engine_missing")
+        frozen.load("0" * 40)
 
 
 def test_any_commit_can_play_as_frozen_hard_named_by_any_ref() -> None:
-    head = subprocess.run(["git", "-C", frozen.ROOT, "rev-parse", "HEAD"], capture_output=True,
+    head = subprocess.run(["git", "-C", git_archive.ROOT, "rev-parse", "HEAD"], capture_output=True,
                           text=True, check=True).stdout.strip()
-    assert frozen.resolve("HEAD") == head and frozen.resolve(head[:10]) == head
+    assert git_archive.commit_of("HEAD") == head and git_archive.commit_of(head[:10]) == head
+    assert head.startswith(git_archive.commit_of("HEAD", short=True))
     bot = frozen.frozen_bot("hard", head, playouts=12)
     assert isinstance(bot, partial)
     assert bot.func.__module__ == f"{frozen.package_for(head)}.bots.hard"
@@ -48,8 +49,8 @@ def test_any_commit_can_play_as_frozen_hard_named_by_any_ref() -> None:
 
 
 def test_an_unknown_ref_is_refused_before_any_match(capsys: Any) -> None:
-    with pytest.raises(frozen.FrozenUnavailable, match="no commit 'no-such-ref'"):
-        frozen.resolve("no-such-ref")
+    with pytest.raises(git_archive.ArchiveUnavailable, match="no commit 'no-such-ref'"):
+        git_archive.commit_of("no-such-ref")
     with pytest.raises(SystemExit) as exited:
         arena.main(["--frozen", "no-such-ref", "--pairs", "hard_vs_frozen_hard"])
     assert exited.value.code == 2 and "no commit 'no-such-ref'" in capsys.readouterr().err
