@@ -11,7 +11,7 @@ import pytest
 import engine
 from bench import arena
 from bench.lib import frozen, git_archive
-from bench.lib.exploiters import always_truco, bluff_caller, never_fold
+from bench.lib.exploiters import always_truco, bluff_caller, late_folder, never_fold
 from engine.bots import BOTS
 
 
@@ -93,14 +93,37 @@ def test_bluff_caller_accepts_late_raises_and_early_ones_only_on_a_good_card() -
     assert bluff_caller(engine.view(late, 1), random.Random(0)) == {"type": "accept"}
 
 
+def raised_after_trick_one(seat_one: list[str], dumped: str) -> engine.MatchState:
+    """Seat 0 wins trick 1 with Kc over seat 1's `dumped` (vira Kd) and raises to 3."""
+    state = engine.new_match(players=2, seed=1, options={"first_dealer": 1},
+                             deals=[{"vira": "Kd", "hands": [["3c", "2c", "Kc"], seat_one]}])[0]
+    for seat, card in ((0, "Kc"), (1, dumped)):
+        state, _ = engine.apply(state, seat, {"type": "play", "card": card})
+    return engine.apply(state, 0, {"type": "raise", "to": 3})[0]
+
+
+def test_late_folder_refuses_late_raises_on_one_good_thing_where_easy_accepts() -> None:
+    one_good = engine.view(raised_after_trick_one(["3s", "5h", "6d"], "5h"), 1)
+    assert BOTS["easy"](one_good, random.Random(0)) == {"type": "accept"}
+    assert late_folder(one_good, random.Random(0)) == {"type": "refuse"}
+    two_good = engine.view(raised_after_trick_one(["3s", "2h", "6d"], "6d"), 1)
+    assert late_folder(two_good, random.Random(0)) == {"type": "accept"}
+    early = engine.new_match(players=2, seed=1, options={"first_dealer": 1},
+                             deals=[{"vira": "Kd", "hands": [["3c", "2c", "Kc"],
+                                                             ["3s", "5h", "6d"]]}])[0]
+    early, _ = engine.apply(early, 0, {"type": "raise", "to": 3})
+    assert late_folder(engine.view(early, 1), random.Random(0)) == {"type": "accept"}
+
+
 def test_every_run_measures_the_expert_candidate_against_hard_and_medium() -> None:
     full = {f"{a}_vs_{b}" for a, b in arena.all_pairs()}
     quick = {f"{a}_vs_{b}" for a, b in arena.all_pairs(quick=True)}
     assert {"hard_vs_frozen_hard", "hard_vs_always_truco", "hard_vs_never_fold",
-            "hard_vs_bluff_caller", "hard_vs_easy", "medium_vs_easy"} <= quick <= full
+            "hard_vs_bluff_caller", "hard_vs_late_folder", "hard_vs_easy",
+            "medium_vs_easy"} <= quick <= full
     assert {"expert_vs_hard", "expert_vs_medium"} <= quick
     assert {"expert_vs_easy", "expert_vs_always_truco", "expert_vs_never_fold",
-            "expert_vs_bluff_caller"} <= full - quick
+            "expert_vs_bluff_caller", "expert_vs_late_folder"} <= full - quick
 
 
 def test_a_duplicate_match_of_a_level_against_an_exploiter_counts_both_halves() -> None:

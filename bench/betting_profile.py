@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Betting profile: how a bot level bets, by what it holds, as a reader of its bets sees it.
+
+    python3 bench/betting_profile.py --level hard                  # hard against itself
+    python3 bench/betting_profile.py --level hard --against frozen_hard --quick
+
+The questions a person asks to exploit a bot, as numbers: does it bluff, and in which trick;
+does it raise with good cards or wait; what does it answer a raise with; does it hide its
+dumps face down; does it decide the same way twice (a fixed answer can be read, noise is not
+strategy). It plays `--level` against `--against` (default: itself) in 2- and 4-player
+matches of both rulesets (the level's team alternating by seed) and tallies the level's
+decisions in normal hands where it sees its cards (no mão de onze or de ferro):
+
+- a bet spot (a raise is legal, no call pending), per trick: `weak` when the easy rule would
+  not call on its cards (fewer than two good things: a 2, a 3 or a manilha, or a trick won;
+  and no top manilha), else `strong`; how often it raised. A raise on weak cards is a bluff.
+- an answer spot (a raise pending), by good things held (0, 1, 2 or more): how often it
+  accepted, refused, raised again.
+- a face-down spot (a face-down play is legal): how often it played face down.
+- mixing: every `--recheck-every`-th decision with more than one legal action is decided
+  again from the same view with another random generator; the share of equal actions.
+
+The searching levels play at a far clock cap, so their work budget alone decides (and under
+--quick at the arena's reduced playouts). The last line of output is one JSON object.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import engine
+from bench.arena import CONFIGS, MAX_ACTIONS, QUICK_HARD_PLAYOUTS, bot_for
+from bench.lib.frozen import FROZEN_COMMIT
+from bench.lib.report import last_line, log, options
+from bench.lib.stats import wilson
+from engine.bots import choose_with
+from engine.bots.cardplay import easy_calls, simple_strength
+from engine.bots.observation import Observation, observe
+
+FAR_CAP_MS = 100_000.0
+"""The clock cap of every decision: far enough that only the work budget decides."""
+ANSWERS = ("accept", "refuse", "raise")
+
+Tally = dict[str, list[int]]
+"""Counter name -> [times it happened, spots]; names like '2p bet weak t1'."""
+Job = tuple[str, str, int, str, int, int | None, int, str]
+"""(level, against, players, ruleset, seed, playouts, recheck every, frozen_hard's commit)."""
+
+
+def count(tally: Tally, name: str, happened: bool) -> None:
+    cell = tally.setdefault(name, [0, 0])
+    cell[0] += int(happened)
+    cell[1] += 1
+
+
+def record(tally: Tally, prefix: str, obs: Observation, view: dict[str, Any],
+           action: dict[str, Any]) -> None:
+    """The level's decision `action` at `view` in the tallies its spot belongs to."""
+    legal = view["legal_actions"]
+    if obs.cards is None or obs.special is not None:
+        return
+    trick = len(obs.results) + 1
+    pending = obs.pending
+    if pending is not None and pending.get("kind") == "raise":
+        good = min(2, simple_strength(obs.cards, obs.strength, obs.results, obs.team))
+        for answer in ANSWERS:
+            count(tally, f"{prefix} answer {good} {answer}", action["type"] == answer)
+        return
+    if pending is None and any(a["type"] == "raise" for a in legal):
+        strong = easy_calls(obs.cards, obs.strength, obs.results, obs.team)
+        count(tally, f"{prefix} bet {'strong' if strong else 'weak'} t{trick}",
+              action["type"] == "raise")
+    if any(a["type"] == "play" and a.get("face_down") for a in legal):
+        count(tally, f"{prefix} face_down", bool(action.get("face_down")))
+
+
+def profile_match(job: Job) -> Tally:
+    """The tallies of one match's decisions by the profiled level."""
+    level, against, players, ruleset, seed, playouts, recheck, frozen = job
+    mine = seed % 2
+    prefix = f"{players}p"
+    tally: Tally = {}
+    state, _ = engine.new_match(players=players, ruleset=ruleset, seed=seed)
+    rngs = [random.Random(f"profile:{seed}:{seat}") for seat in range(players)]
+    decided = 0
+    for _ in range(MAX_ACTIONS):
+        if not state.to_act:
+            break
+        seat = state.to_act[0]
+        profiled = seat % 2 == mine
+        bot = bot_for(level if profiled else against, playouts, frozen)
+        view = engine.view(state, seat)
+        action = choose_with(bot, view, rngs[seat], budget_ms=FAR_CAP_MS)
+        if profiled:
+            record(tally, prefix, observe(view), view, action)
+            if recheck and len(view["legal_actions"]) > 1:
+                decided += 1
+                if decided % recheck == 0:
+                    again = choose_with(bot, view, random.Random(f"recheck:{seed}:{decided}"),
+                                        budget_ms=FAR_CAP_MS)
+                    count(tally, f"{prefix} same_again", again == action)
+        state, _ = engine.apply(state, seat, action)
+    return tally
+
+
+def progress(tallies: Iterable[Tally], total: int, start: float) -> Iterator[Tally]:
+    """`tallies` as they come, with a log line at every tenth of the matches."""
+    for done, tally in enumerate(tallies, 1):
+        if done % max(1, total // 10) == 0:
+            log(f"  {done}/{total} matches played ({time.perf_counter() - start:.0f} s)")
+        yield tally
+
+
+def merge(tallies: Iterable[Tally]) -> Tally:
+    out: Tally = {}
+    for tally in tallies:
+        for name, (k, n) in tally.items():
+            cell = out.setdefault(name, [0, 0])
+            cell[0] += k
+            cell[1] += n
+    return out
+
+
+def share(tally: Tally, name: str) -> str:
+    k, n = tally.get(name, (0, 0))
+    if not n:
+        return "-"
+    low, high = wilson(k, n)
+    return f"{k / n:6.1%} [{low:.0%}-{high:.0%}] of {n}"
+
+
+def report(tally: Tally, players: int) -> None:
+    p = f"{players}p"
+    log(f"{players} players")
+    for kind in ("weak", "strong"):
+        cells = "   ".join(f"t{t} {share(tally, f'{p} bet {kind} t{t}')}" for t in (1, 2, 3))
+        log(f"  raises on {kind} cards: {cells}")
+    for good in (0, 1, 2):
+        spots = tally.get(f"{p} answer {good} accept", [0, 0])[1]
+        cells = "  ".join(f"{a} {tally[f'{p} answer {good} {a}'][0] / spots:.0%}"
+                          for a in ANSWERS) if spots else "-"
+        log(f"  answers with {good}{'+' if good == 2 else ''} good things: {cells} of {spots}")
+    log(f"  face down where allowed: {share(tally, f'{p} face_down')}")
+    log(f"  same action decided again: {share(tally, f'{p} same_again')}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = options(__doc__, "fewer matches, searching levels at "
+                 f"{QUICK_HARD_PLAYOUTS} playouts per decision")
+    ap.add_argument("--level", default="hard", help="the level profiled (default hard)")
+    ap.add_argument("--against", default=None, help="its opponents' level (default: itself)")
+    ap.add_argument("--matches", type=int, default=None,
+                    help="matches per player count and ruleset (default 24, 8 with --quick)")
+    ap.add_argument("--playouts", type=int, default=None,
+                    help="playouts per decision of the searching levels (default: theirs, "
+                         f"{QUICK_HARD_PLAYOUTS} with --quick)")
+    ap.add_argument("--recheck-every", type=int, default=4,
+                    help="decide every n-th decision again to measure mixing (0: never)")
+    ap.add_argument("--frozen", default=FROZEN_COMMIT, metavar="COMMIT",
+                    help="the commit whose hard level plays as frozen_hard")
+    ap.add_argument("--seed", type=int, default=2000)
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    args = ap.parse_args(argv)
+    against = args.against or args.level
+    matches = args.matches or (8 if args.quick else 24)
+    playouts = args.playouts or (QUICK_HARD_PLAYOUTS if args.quick else None)
+    jobs: list[Job] = [(args.level, against, players, ruleset, args.seed + i, playouts,
+                        args.recheck_every, args.frozen)
+                       for players, ruleset in CONFIGS for i in range(matches)]
+    start = time.perf_counter()
+    log(f"betting profile of {args.level} against {against}: {len(jobs)} matches, "
+        f"playouts {playouts or 'default'}, seed {args.seed}")
+    if args.jobs == 1:
+        tally = merge(progress(map(profile_match, jobs), len(jobs), start))
+    else:
+        with multiprocessing.Pool(args.jobs) as pool:
+            tally = merge(progress(pool.imap_unordered(profile_match, jobs), len(jobs), start))
+    for players in sorted({p for p, _ in CONFIGS}):
+        report(tally, players)
+    seconds = round(time.perf_counter() - start)
+    last_line({"level": args.level, "against": against, "matches": len(jobs),
+               "playouts": playouts, "seed": args.seed, "seconds": seconds,
+               "tallies": {name: tally[name] for name in sorted(tally)}})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

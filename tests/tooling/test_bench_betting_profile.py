@@ -1,0 +1,65 @@
+"""bench/betting_profile.py: its tallies read each spot as the level's rule says it is."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import engine
+from bench import betting_profile
+from engine.bots.observation import observe
+
+
+def profile(capsys: Any, *argv: str) -> dict[str, list[int]]:
+    assert betting_profile.main([*argv, "--jobs", "1"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    return json.loads(last)["tallies"]
+
+
+def shares(tallies: dict[str, list[int]], part: str) -> list[tuple[int, int]]:
+    return [tuple(cell) for name, cell in tallies.items() if part in name]  # type: ignore[misc]
+
+
+def test_easy_is_profiled_as_its_rule(capsys: Any) -> None:
+    """easy raises on exactly the cards its rule calls on, refuses with nothing, accepts with
+    a good thing, never plays face down and decides the same way twice."""
+    tallies = profile(capsys, "--level", "easy", "--matches", "3", "--recheck-every", "2")
+    weak, strong = shares(tallies, "bet weak"), shares(tallies, "bet strong")
+    assert sum(n for _, n in weak) > 20 and sum(n for _, n in strong) > 5
+    assert all(k == 0 for k, _ in weak) and all(k == n for k, n in strong)
+    for refused, spots in shares(tallies, "answer 0 refuse"):
+        assert refused == spots
+    for accepted, spots in shares(tallies, "answer 1 accept"):
+        assert accepted == spots
+    assert all(k == 0 for k, _ in shares(tallies, "face_down"))
+    again = shares(tallies, "same_again")
+    assert sum(n for _, n in again) > 10 and all(k == n for k, n in again)
+
+
+def test_a_bluffer_is_profiled_as_one(capsys: Any) -> None:
+    """always_truco raises on weak cards too, in every trick it may, and never refuses."""
+    tallies = profile(capsys, "--level", "always_truco", "--against", "easy", "--matches", "3",
+                      "--recheck-every", "0")
+    weak = shares(tallies, "bet weak")
+    assert sum(n for _, n in weak) > 10 and all(k == n for k, n in weak)
+    assert all(k == 0 for k, _ in shares(tallies, "refuse"))
+    assert not shares(tallies, "same_again")
+
+
+def test_face_down_dumps_are_counted_where_they_are_allowed(capsys: Any) -> None:
+    """medium dumps face down in the later tricks where allowed: some, not all, of its spots."""
+    tallies = profile(capsys, "--level", "medium", "--matches", "2", "--recheck-every", "0")
+    down = shares(tallies, "face_down")
+    assert sum(k for k, _ in down) > 0 and sum(k for k, _ in down) < sum(n for _, n in down)
+
+
+def test_an_answer_is_tallied_by_the_good_things_held() -> None:
+    state, _ = engine.new_match(players=2, seed=1, options={"first_dealer": 1})
+    state, _ = engine.apply(state, 0, {"type": "raise", "to": 3})
+    view = engine.view(state, 1)
+    obs = observe(view)
+    assert obs.cards is not None
+    good = min(2, sum(1 for c in obs.cards if obs.strength[c] >= 9))
+    tally: betting_profile.Tally = {}
+    betting_profile.record(tally, "2p", obs, view, {"type": "refuse"})
+    assert tally == {f"2p answer {good} accept": [0, 1], f"2p answer {good} refuse": [1, 1],
+                     f"2p answer {good} raise": [0, 1]}
