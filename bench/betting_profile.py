@@ -57,6 +57,7 @@ Job = tuple[str, str, int, str, int, int | None, int, str]
 
 
 def count(tally: Tally, name: str, happened: bool) -> None:
+    """One more spot of `name` in `tally`, and one more time it happened if it did."""
     cell = tally.setdefault(name, [0, 0])
     cell[0] += int(happened)
     cell[1] += 1
@@ -121,6 +122,7 @@ def progress(tallies: Iterable[Tally], total: int, start: float) -> Iterator[Tal
 
 
 def merge(tallies: Iterable[Tally]) -> Tally:
+    """The sum of `tallies`, counter by counter."""
     out: Tally = {}
     for tally in tallies:
         for name, (k, n) in tally.items():
@@ -131,6 +133,7 @@ def merge(tallies: Iterable[Tally]) -> Tally:
 
 
 def share(tally: Tally, name: str) -> str:
+    """How often `name` happened, with its Wilson 95% interval and its spots ('-': none)."""
     k, n = tally.get(name, (0, 0))
     if not n:
         return "-"
@@ -139,6 +142,7 @@ def share(tally: Tally, name: str) -> str:
 
 
 def report(tally: Tally, players: int) -> None:
+    """The table of one player count."""
     p = f"{players}p"
     log(f"{players} players")
     for kind in ("weak", "strong"):
