@@ -35,7 +35,7 @@ import random
 import sys
 import time
 from functools import lru_cache, partial
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -90,12 +90,25 @@ def bot_for(level: str, hard_playouts: int | None, frozen: str = FROZEN_COMMIT) 
     return BOTS[level]
 
 
+class Decision(NamedTuple):
+    """One decision of a match as `play_match` made it."""
+
+    seat: int
+    level: str
+    bot: Bot
+    view: dict[str, Any]
+    action: dict[str, Any]
+    ms: float
+    """How long the bot took."""
+
+
 def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: int,
-               hard_playouts: int | None, timings: dict[str, list[float]] | None = None,
-               budget_ms: float | None = None, frozen: str = FROZEN_COMMIT) -> int:
-    """The winning team of one match; `timings` collects the decision times of the levels it
-    names (decisions with more than one legal action); `budget_ms` caps every decision (None:
-    each level's default); frozen_hard is the hard level of commit `frozen`."""
+               hard_playouts: int | None, budget_ms: float | None = None,
+               frozen: str = FROZEN_COMMIT,
+               on_decision: Callable[[Decision], None] | None = None) -> int:
+    """The winning team of one match; `budget_ms` caps every decision (None: each level's
+    default); frozen_hard is the hard level of commit `frozen`; `on_decision` sees every
+    decision as it is made."""
     state, _ = engine.new_match(players=players, ruleset=ruleset, seed=seed)
     rngs = [random.Random(f"arena:{seed}:{seat}") for seat in range(players)]
     for _ in range(MAX_ACTIONS):
@@ -103,12 +116,13 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
             break
         seat = state.to_act[0]
         level = team_levels[seat % 2]
+        bot = bot_for(level, hard_playouts, frozen)
         view = engine.view(state, seat)
         start = time.perf_counter()
-        action = choose_with(bot_for(level, hard_playouts, frozen), view, rngs[seat],
-                             budget_ms=budget_ms)
-        if timings is not None and level in timings and len(view["legal_actions"]) > 1:
-            timings[level].append((time.perf_counter() - start) * 1000)
+        action = choose_with(bot, view, rngs[seat], budget_ms=budget_ms)
+        if on_decision is not None:
+            on_decision(Decision(seat, level, bot, view, action,
+                                 (time.perf_counter() - start) * 1000))
         state, _ = engine.apply(state, seat, action)
     assert state.winner_team is not None, "a match did not end"
     return state.winner_team
@@ -122,21 +136,27 @@ commit)."""
 def duplicate(job: Job) -> tuple[str, int, str, int]:
     """Both halves of one duplicate match: how many the first level won (0, 1 or 2)."""
     a, b, players, ruleset, seed, hard_playouts, cap, frozen = job
-    wins = int(play_match((a, b), players, ruleset, seed, hard_playouts, None, cap, frozen) == 0)
-    wins += int(play_match((b, a), players, ruleset, seed, hard_playouts, None, cap, frozen) == 1)
+    wins = int(play_match((a, b), players, ruleset, seed, hard_playouts, cap, frozen) == 0)
+    wins += int(play_match((b, a), players, ruleset, seed, hard_playouts, cap, frozen) == 1)
     return f"{a}_vs_{b}", players, ruleset, wins
 
 
 def time_level(level: str, decisions: int, seed: int, configs: tuple[tuple[int, str], ...],
                frozen: str = FROZEN_COMMIT) -> list[float]:
-    """Decision times (ms) of `level` at its default budget, against easy."""
-    timings: dict[str, list[float]] = {level: []}
+    """Decision times (ms) of `level` at its default budget, against easy (decisions with more
+    than one legal action)."""
+    times: list[float] = []
+
+    def timed(decision: Decision) -> None:
+        if decision.level == level and len(decision.view["legal_actions"]) > 1:
+            times.append(decision.ms)
+
     s = seed
-    while len(timings[level]) < decisions:
+    while len(times) < decisions:
         players, ruleset = configs[s % len(configs)]
-        play_match((level, "easy"), players, ruleset, s, None, timings, None, frozen)
+        play_match((level, "easy"), players, ruleset, s, None, None, frozen, timed)
         s += 1
-    return timings[level]
+    return times
 
 
 def pair_duplicates(pair: tuple[str, str], dups: int, quick: bool) -> int:

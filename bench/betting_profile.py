@@ -37,14 +37,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-import engine
-from bench.arena import CONFIGS, MAX_ACTIONS, QUICK_HARD_PLAYOUTS, bot_for
+from bench.arena import CONFIGS, QUICK_HARD_PLAYOUTS, Decision, play_match
 from bench.lib.frozen import FROZEN_COMMIT
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
 from engine.bots import choose_with
 from engine.bots.cardplay import easy_calls, simple_strength
-from engine.bots.observation import Observation, observe
+from engine.bots.observation import observe
 
 FAR_CAP_MS = 100_000.0
 """The clock cap of every decision: far enough that only the work budget decides."""
@@ -63,10 +62,10 @@ def count(tally: Tally, name: str, happened: bool) -> None:
     cell[1] += 1
 
 
-def record(tally: Tally, prefix: str, obs: Observation, view: dict[str, Any],
-           action: dict[str, Any]) -> None:
+def record(tally: Tally, prefix: str, view: dict[str, Any], action: dict[str, Any]) -> None:
     """The level's decision `action` at `view` in the tallies its spot belongs to."""
     legal = view["legal_actions"]
+    obs = observe(view)
     if obs.cards is None or obs.special is not None:
         return
     trick = len(obs.results) + 1
@@ -90,26 +89,22 @@ def profile_match(job: Job) -> Tally:
     mine = seed % 2
     prefix = f"{players}p"
     tally: Tally = {}
-    state, _ = engine.new_match(players=players, ruleset=ruleset, seed=seed)
-    rngs = [random.Random(f"profile:{seed}:{seat}") for seat in range(players)]
     decided = 0
-    for _ in range(MAX_ACTIONS):
-        if not state.to_act:
-            break
-        seat = state.to_act[0]
-        profiled = seat % 2 == mine
-        bot = bot_for(level if profiled else against, playouts, frozen)
-        view = engine.view(state, seat)
-        action = choose_with(bot, view, rngs[seat], budget_ms=FAR_CAP_MS)
-        if profiled:
-            record(tally, prefix, observe(view), view, action)
-            if recheck and len(view["legal_actions"]) > 1:
-                decided += 1
-                if decided % recheck == 0:
-                    again = choose_with(bot, view, random.Random(f"recheck:{seed}:{decided}"),
-                                        budget_ms=FAR_CAP_MS)
-                    count(tally, f"{prefix} same_again", again == action)
-        state, _ = engine.apply(state, seat, action)
+
+    def tally_decision(d: Decision) -> None:
+        nonlocal decided
+        if d.seat % 2 != mine:
+            return
+        record(tally, prefix, d.view, d.action)
+        if recheck and len(d.view["legal_actions"]) > 1:
+            decided += 1
+            if decided % recheck == 0:
+                again = choose_with(d.bot, d.view, random.Random(f"recheck:{seed}:{decided}"),
+                                    budget_ms=FAR_CAP_MS)
+                count(tally, f"{prefix} same_again", again == d.action)
+
+    teams = (level, against) if mine == 0 else (against, level)
+    play_match(teams, players, ruleset, seed, playouts, FAR_CAP_MS, frozen, tally_decision)
     return tally
 
 

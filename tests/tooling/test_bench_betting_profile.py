@@ -60,6 +60,6 @@ def test_an_answer_is_tallied_by_the_good_things_held() -> None:
     assert obs.cards is not None
     good = min(2, sum(1 for c in obs.cards if obs.strength[c] >= 9))
     tally: betting_profile.Tally = {}
-    betting_profile.record(tally, "2p", obs, view, {"type": "refuse"})
+    betting_profile.record(tally, "2p", view, {"type": "refuse"})
     assert tally == {f"2p answer {good} accept": [0, 1], f"2p answer {good} refuse": [1, 1],
                      f"2p answer {good} raise": [0, 1]}
