@@ -13,6 +13,7 @@ import logging
 import os
 import select
 import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -32,6 +33,7 @@ SENDERS = 16
 PER_ENDPOINT = 2
 PER_OWNER = 4
 POLL_SECONDS = 1.0
+STOP_CHECK_SECONDS = 0.25
 log = logging.getLogger(__name__)
 
 
@@ -101,14 +103,23 @@ class Dispatcher:
             self._conn = None
 
     def _sleep(self) -> None:
-        """Until a delivery commits, a sender is free, or POLL_SECONDS pass."""
+        """Until a delivery commits, a sender is free, `stop` is set, or POLL_SECONDS pass.
+
+        The wait is cut into slices of STOP_CHECK_SECONDS so that setting `stop` ends it
+        promptly however long the poll is."""
         if self._conn is None:
             self._listen()
         sources: list[object] = [self._wake_r] + ([self._conn] if self._conn else [])
-        try:
-            ready, _, _ = select.select(sources, [], [], POLL_SECONDS)
-        except (OSError, ValueError):
-            ready = []
+        deadline = time.monotonic() + POLL_SECONDS
+        ready: list[object] = []
+        while not ready and not self.stop.is_set():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            try:
+                ready, _, _ = select.select(sources, [], [], min(remaining, STOP_CHECK_SECONDS))
+            except (OSError, ValueError):
+                return
         if self._wake_r in ready:
             os.read(self._wake_r, 4096)
         if self._conn is not None and self._conn in ready:

@@ -87,6 +87,21 @@ def test_a_delivery_starts_when_its_change_commits(client: Any, app: Any,
         assert hook.received[0].json["type"] == "invited"
 
 
+def test_the_dispatcher_stops_promptly_however_long_its_poll(app: Any,
+                                                             monkeypatch: Any) -> None:
+    from app.webhooks import dispatch as webhook_dispatch
+
+    monkeypatch.setattr(webhook_dispatch, "POLL_SECONDS", 30.0)
+    stop = threading.Event()
+    thread = webhook_dispatch.start_thread(app, stop)
+    time.sleep(0.5)  # it found nothing and sleeps
+    began = time.monotonic()
+    stop.set()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert time.monotonic() - began < 2 * webhook_dispatch.STOP_CHECK_SECONDS + 0.5
+
+
 def deliver(app: Any, now: datetime) -> int:
     from app.db.extensions import db
     from app.webhooks.delivery import deliver_due
