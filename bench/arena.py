@@ -50,6 +50,7 @@ from bench.lib.stats import percentile, wilson
 from engine.bots import BOTS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, SEARCHING_LEVELS, choose_with
 from engine.bots.expert import choose_expert
 from engine.bots.hard import choose_hard
+from engine.state import MatchState
 
 LADDER = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "easy"),
           ("hard", "random"))
@@ -105,10 +106,13 @@ class Decision(NamedTuple):
 def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: int,
                hard_playouts: int | None, budget_ms: float | None = None,
                frozen: str = FROZEN_COMMIT,
-               on_decision: Callable[[Decision], None] | None = None) -> int:
+               on_decision: Callable[[Decision], None] | None = None,
+               stand_in: Callable[[MatchState, int, str], Bot | None] | None = None
+               ) -> int:
     """The winning team of one match; `budget_ms` caps every decision (None: each level's
     default); frozen_hard is the hard level of commit `frozen`; `on_decision` sees every
-    decision as it is made."""
+    decision as it is made; `stand_in(state, seat, level)` may return a bot to decide the
+    turn instead of the level's own (a diagnostic's bot that sees the true `state`)."""
     state, _ = engine.new_match(players=players, ruleset=ruleset, seed=seed)
     rngs = [random.Random(f"arena:{seed}:{seat}") for seat in range(players)]
     for _ in range(MAX_ACTIONS):
@@ -116,7 +120,8 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
             break
         seat = state.to_act[0]
         level = team_levels[seat % 2]
-        bot = bot_for(level, hard_playouts, frozen)
+        bot = (stand_in and stand_in(state, seat, level)) or bot_for(level, hard_playouts,
+                                                                      frozen)
         view = engine.view(state, seat)
         start = time.perf_counter()
         action = choose_with(bot, view, rngs[seat], budget_ms=budget_ms)

@@ -44,11 +44,18 @@ def choose_hard(view: dict[str, Any], rng: random.Random, *, budget_ms: float | 
                   playouts=playouts)
 
 
+Draw = Callable[[dict[str, Any], random.Random, int], MatchState]
+"""How a world is drawn from a view: (view, rng, seed of the later hands) -> a state the view's
+seat cannot tell from the real one (engine.determinize; bench/headroom.py passes the true deal
+to measure what knowing it would be worth)."""
+
+
 def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random,
            weigh: Callable[[MatchState, int], float], *, budget_ms: float | None = None,
-           playouts: int | None = None) -> dict[str, Any]:
-    """The most valuable of `actions` (legal in `view`) over worlds drawn from the view, each
-    weighted by `weigh(world, seat)`, every action played out on the same worlds and seeds."""
+           playouts: int | None = None, draw: Draw = determinize) -> dict[str, Any]:
+    """The most valuable of `actions` (legal in `view`) over worlds drawn from the view with
+    `draw`, each weighted by `weigh(world, seat)`, every action played out on the same worlds
+    and seeds."""
     start = time.perf_counter()
     limit = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
     budget = DEFAULT_PLAYOUTS if playouts is None else playouts
@@ -57,7 +64,7 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
     team = seat % 2
     totals = [0.0] * len(actions)
     for done in range(1, worlds + 1):
-        world = determinize(view, rng, seed=rng.getrandbits(31))
+        world = draw(view, rng, rng.getrandbits(31))
         seed = rng.getrandbits(64)
         weight = weigh(world, seat)
         for i, action in enumerate(actions):

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Headroom: what knowing the hidden cards would be worth to `hard`, decision kind by kind.
+
+    python3 bench/headroom.py --players 4 --against easy               # every row, 4 players
+    python3 bench/headroom.py --players 2 --know none,answers --pairs 80 --against frozen_hard
+
+Before tuning a part of the hard level's play, measure how much that part could gain at all:
+the same search run on the true deal instead of on worlds drawn from what the seat sees, for
+one kind of decision at a time, against the same opponents on the same duplicate seeds. A kind
+whose perfect-information row wins little more than `none` has little to gain; the gap to
+`none` bounds what a better guess of the cards can give there (part of it no player can reach:
+nobody knows the cards).
+
+Rows (`--know`):
+
+- `none`: `hard` as it is (the baseline of the run).
+- `cards`: every card to play chosen on the true deal (whether to raise, where a raise is
+  legal, still decided by the normal search).
+- `raises`: whether to raise decided on the true deal (the card, when it does not raise, by
+  the normal search).
+- `answers`: every answer to a raise on the true deal.
+- `partner`: every decision on worlds that give each partner its true cards, the opponents'
+  drawn as usual (with 2 players the same as `none`).
+- `all`: every decision on the true deal.
+
+Duplicate matches (each seed twice, the teams swapped), both rulesets, single games to 12,
+the hard team's seats at `--playouts` per decision with no clock cap. Last line: JSON.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import sys
+import time
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import engine
+from bench.arena import QUICK_HARD_PLAYOUTS, Bot, play_match
+from bench.lib.frozen import FROZEN_COMMIT
+from bench.lib.report import last_line, log, options
+from bench.lib.stats import wilson
+from engine.bots.beliefs import world_weight
+from engine.bots.hard import Draw, search
+from engine.determinize import determinize
+from engine.state import MatchState
+
+KINDS = ("none", "cards", "raises", "answers", "partner", "all")
+FAR_CAP_MS = 100_000.0
+"""The clock cap of every decision: far enough that only the work budget decides."""
+Job = tuple[str, str, int, str, int, int, str]
+"""(know, against, players, ruleset, seed, playouts, frozen_hard's commit)."""
+
+
+def spot(view: dict[str, Any]) -> str:
+    """The kind of decision `view` asks for: "answer" (a raise is pending), "bet" (a raise is
+    legal) or "card"."""
+    pending = view["hand"]["pending"]
+    if pending is not None and pending["kind"] == "raise":
+        return "answer"
+    if any(a["type"] == "raise" for a in view["legal_actions"]):
+        return "bet"
+    return "card"
+
+
+def true_deal(state: MatchState) -> Draw:
+    """A `Draw` that returns the true deal (`state`) whatever the view."""
+    def draw(view: dict[str, Any], rng: random.Random, seed: int) -> MatchState:
+        return state.copy()
+    return draw
+
+
+def partners_dealt(state: MatchState) -> Draw:
+    """A `Draw` of worlds drawn as usual, except that the view's partners hold their true
+    cards (the cards it moves out of the drawn hands go to whoever held the true ones)."""
+    def draw(view: dict[str, Any], rng: random.Random, seed: int) -> MatchState:
+        world = determinize(view, rng, seed=seed)
+        seat, h = int(view["you"]["seat"]), world.hand
+        for partner in range(seat % 2, state.players, 2):
+            if partner == seat:
+                continue
+            true, drawn = list(state.hand.hands[partner]), h.hands[partner]
+            spare = [c for c in drawn if c not in true]
+            for card in (c for c in true if c not in drawn):
+                _replace(world, card, spare.pop())  # where the world put it, if dealt
+            h.hands[partner] = true
+        return world
+    return draw
+
+
+def _replace(world: MatchState, card: str, by: str) -> None:
+    """`card` replaced by `by` wherever `world` holds it: a hand or a face-down play."""
+    h = world.hand
+    for s, held in enumerate(h.hands):
+        if card in held:
+            h.hands[s] = [by if c == card else c for c in held]
+            return
+    for trick in h.tricks:
+        for i, (s, c, down) in enumerate(trick.plays):
+            if c == card:
+                trick.plays[i] = (s, by, down)
+                return
+
+
+def knowing(know: str, state: MatchState, playouts: int) -> Bot:
+    """The hard level's search with the true deal (`state`) for the decisions of kind
+    `know`."""
+    truth = partners_dealt(state) if know == "partner" else true_deal(state)
+
+    def run(view: dict[str, Any], rng: random.Random, actions: list[dict[str, Any]],
+            draw: Draw = determinize) -> dict[str, Any]:
+        if len(actions) == 1:
+            return dict(actions[0])
+        return search(view, actions, rng, world_weight, budget_ms=FAR_CAP_MS,
+                      playouts=playouts, draw=draw)
+
+    def bot(view: dict[str, Any], rng: random.Random, *,
+            budget_ms: float | None = None) -> dict[str, Any]:
+        legal, kind = view["legal_actions"], spot(view)
+        plays = [a for a in legal if a["type"] == "play"]
+        if not plays and kind != "answer":  # a mão de onze question: no row knows for it
+            return run(view, rng, legal)
+        if know in ("all", "partner") or (know == "answers" and kind == "answer"):
+            return run(view, rng, legal, truth)
+        if know == "raises" and kind == "bet":
+            chosen = run(view, rng, legal, truth)
+            return chosen if chosen["type"] == "raise" else run(view, rng, plays)
+        if know == "cards" and kind != "answer":
+            chosen = run(view, rng, legal) if kind == "bet" else {"type": "play"}
+            return chosen if chosen["type"] == "raise" else run(view, rng, plays, truth)
+        return run(view, rng, legal)
+    return bot
+
+
+def duplicate(job: Job) -> tuple[str, int, str, int]:
+    """(know, players, ruleset, how many of the seed's two matches the hard team won)."""
+    know, against, players, ruleset, seed, playouts, frozen = job
+
+    def stand_in(state: MatchState, seat: int, level: str) -> Bot | None:
+        return knowing(know, state, playouts) if level == "hard" else None
+
+    wins = 0
+    for hard_team in (0, 1):
+        teams = ("hard", against) if hard_team == 0 else (against, "hard")
+        winner = play_match(teams, players, ruleset, seed, playouts, FAR_CAP_MS, frozen,
+                            stand_in=stand_in)
+        wins += int(winner == hard_team)
+    return know, players, ruleset, wins
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = options(__doc__, "8 duplicate pairs per ruleset and row")
+    ap.add_argument("--know", default=",".join(KINDS),
+                    help=f"the rows, comma-separated (default all: {','.join(KINDS)})")
+    ap.add_argument("--against", default="easy",
+                    help="the opponents' level (any arena level; default easy)")
+    ap.add_argument("--players", type=int, choices=(2, 4), default=4)
+    ap.add_argument("--pairs", type=int, default=None,
+                    help="duplicate pairs per ruleset and row (default 40, 8 with --quick)")
+    ap.add_argument("--playouts", type=int, default=QUICK_HARD_PLAYOUTS,
+                    help=f"playouts per decision of the searching levels (default "
+                         f"{QUICK_HARD_PLAYOUTS})")
+    ap.add_argument("--frozen", default=FROZEN_COMMIT, metavar="COMMIT",
+                    help="the commit whose hard level plays as frozen_hard")
+    ap.add_argument("--seed", type=int, default=7100)
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    args = ap.parse_args(argv)
+    rows = args.know.split(",")
+    unknown = [k for k in rows if k not in KINDS]
+    if unknown:
+        ap.error(f"unknown row(s) {', '.join(unknown)}; known: {', '.join(KINDS)}")
+    pairs = args.pairs or (8 if args.quick else 40)
+    jobs: list[Job] = [(know, args.against, args.players, ruleset, args.seed + i,
+                        args.playouts, args.frozen)
+                       for know in rows for ruleset in ("paulista", "mineiro")
+                       for i in range(pairs)]
+    start = time.perf_counter()
+    log(f"headroom of hard against {args.against}, {args.players} players: {len(rows)} rows "
+        f"of {4 * pairs} matches, {args.playouts} playouts, seed {args.seed}")
+    won: dict[str, list[int]] = {know: [0, 0] for know in rows}
+    if args.jobs == 1:
+        outcomes: Any = map(duplicate, jobs)
+    else:
+        pool = multiprocessing.Pool(args.jobs)
+        outcomes = pool.imap_unordered(duplicate, jobs)
+    try:
+        for know, _, _, wins in outcomes:
+            won[know][0] += wins
+            won[know][1] += 2
+    finally:
+        if args.jobs != 1:
+            pool.close()
+            pool.join()
+    figures: dict[str, Any] = {}
+    base = won[rows[0]][0] / won[rows[0]][1]
+    for know in rows:
+        k, n = won[know]
+        low, high = wilson(k, n)
+        log(f"  {know:8} {k / n:6.1%} [{low:.1%}-{high:.1%}] of {n}"
+            f"   {100 * (k / n - base):+5.1f} points on {rows[0]}")
+        figures[know] = {"win_rate": round(k / n, 4), "ci95": [round(low, 4), round(high, 4)],
+                         "matches": n}
+    seconds = round(time.perf_counter() - start)
+    log(f"{seconds} s in all")
+    last_line({"against": args.against, "players": args.players, "playouts": args.playouts,
+               "seed": args.seed, "seconds": seconds, "rows": figures})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
