@@ -188,9 +188,12 @@ def main(argv: list[str] | None = None) -> int:
         pool = multiprocessing.Pool(args.jobs)
         outcomes = pool.imap_unordered(duplicate, jobs)
     try:
-        for know, _, _, wins in outcomes:
+        for done, (know, _, _, wins) in enumerate(outcomes, 1):
             won[know][0] += wins
             won[know][1] += 2
+            if done % max(1, len(jobs) // 10) == 0:
+                log(f"  {done}/{len(jobs)} duplicate pairs played "
+                    f"({time.perf_counter() - start:.0f} s)")
     finally:
         if args.jobs != 1:
             pool.close()
