@@ -391,5 +391,7 @@ def test_deadline_soon_arrives_a_quarter_of_the_turn_before_the_deadline(
     (got,) = [h.json for h in hook.received]
     assert got["type"] == "deadline_soon"
     sent = datetime.fromisoformat(got["timestamp"])
-    assert abs((deadline - sent).total_seconds() - 2.5) < 0.75, (deadline, sent)
-    assert abs((deadline - arrived).total_seconds() - 2.5) < 1.0, (deadline, arrived)
+    # Margins for a busy 2-core CI machine (a run sent it 0.78 s late); a worker that waited
+    # for its poll would send nothing before the deadline, 2.5 s away.
+    assert abs((deadline - sent).total_seconds() - 2.5) < 1.25, (deadline, sent)
+    assert abs((deadline - arrived).total_seconds() - 2.5) < 1.5, (deadline, arrived)
