@@ -7,6 +7,9 @@ connection, announce with :func:`announce` right after their ``COMMIT``.
 """
 from __future__ import annotations
 
+import select
+import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -17,6 +20,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
+STOP_CHECK_SECONDS = 0.25
+"""How often a loop waiting on its LISTEN connection looks at its stop event."""
 CHANNEL = "truco"
 TOKENS_CHANNEL = "truco_tokens"
 """Payload: the id of a player whose token was replaced (app.live.known forgets the old one)."""
@@ -56,6 +61,22 @@ def listen_connection(config: Any, channel: str,
     conn.set_isolation_level(psycopg2.extensions.ISOLATION_LEVEL_AUTOCOMMIT)
     conn.cursor().execute(f"LISTEN {channel}")
     return conn
+
+
+def wait_readable(sources: list[Any], seconds: float, stop: threading.Event) -> list[Any]:
+    """The `sources` (file descriptors, LISTEN connections) readable within `seconds`, or []
+    when none is or `stop` is set. The wait is cut into STOP_CHECK_SECONDS slices so that a
+    loop's stop takes effect promptly however long it sleeps; OSError and ValueError as
+    select.select raises them."""
+    deadline = time.monotonic() + seconds
+    while not stop.is_set():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return []
+        ready, _, _ = select.select(sources, [], [], min(remaining, STOP_CHECK_SECONDS))
+        if ready:
+            return ready
+    return []
 
 
 def token_replaced(session: Session, player_id: str) -> None:

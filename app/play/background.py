@@ -27,7 +27,6 @@ app); `scripts/dev.py serve` and docker-compose start one beside the web server.
 from __future__ import annotations
 
 import logging
-import select
 import threading
 import time
 from datetime import datetime, timedelta, timezone
@@ -49,7 +48,7 @@ from app.infra.metrics import WORKER_STEPS
 from app.db.models import Match
 from app.play.moves import advance
 from app.play.settle import settle_due
-from app.db.channels import listen_connection
+from app.db.channels import listen_connection, wait_readable
 from app.webhooks.dispatch import start_thread as start_deliveries
 
 POLL_SECONDS = 1.0
@@ -144,14 +143,14 @@ class Worker:
             self._conn = None
 
     def _sleep(self, seconds: float) -> None:
-        """Until a notification arrives or `seconds` pass."""
+        """Until a notification arrives, `stop` is set, or `seconds` pass."""
         if self._conn is None:
             self._listen()
         if self._conn is None:
             self.stop.wait(seconds)
             return
         try:
-            if select.select([self._conn], [], [], seconds) != ([], [], []):
+            if wait_readable([self._conn], seconds, self.stop):
                 self._conn.poll()
                 if len(self.causes) > MAX_CAUSES:
                     self.causes.clear()

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
-import select
 import threading
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -25,7 +23,7 @@ from flask import Flask
 from app.infra.problems import DATABASE_ERRORS, first_line
 from app.db.extensions import db
 from app.infra.logthrottle import warn_throttled
-from app.db.channels import listen_connection
+from app.db.channels import listen_connection, wait_readable
 from app.webhooks.delivery import Claim, claim, record, send
 from app.webhooks.outbox import DELIVERY_CHANNEL
 
@@ -33,7 +31,6 @@ SENDERS = 16
 PER_ENDPOINT = 2
 PER_OWNER = 4
 POLL_SECONDS = 1.0
-STOP_CHECK_SECONDS = 0.25
 log = logging.getLogger(__name__)
 
 
@@ -103,23 +100,14 @@ class Dispatcher:
             self._conn = None
 
     def _sleep(self) -> None:
-        """Until a delivery commits, a sender is free, `stop` is set, or POLL_SECONDS pass.
-
-        The wait is cut into slices of STOP_CHECK_SECONDS so that setting `stop` ends it
-        promptly however long the poll is."""
+        """Until a delivery commits, a sender is free, `stop` is set, or POLL_SECONDS pass."""
         if self._conn is None:
             self._listen()
         sources: list[object] = [self._wake_r] + ([self._conn] if self._conn else [])
-        deadline = time.monotonic() + POLL_SECONDS
-        ready: list[object] = []
-        while not ready and not self.stop.is_set():
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return
-            try:
-                ready, _, _ = select.select(sources, [], [], min(remaining, STOP_CHECK_SECONDS))
-            except (OSError, ValueError):
-                return
+        try:
+            ready = wait_readable(sources, POLL_SECONDS, self.stop)
+        except (OSError, ValueError):
+            ready = []
         if self._wake_r in ready:
             os.read(self._wake_r, 4096)
         if self._conn is not None and self._conn in ready:
