@@ -28,7 +28,6 @@ the default. The last line of output is one JSON object with every figure.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import platform
 import random
@@ -45,6 +44,7 @@ import engine
 from bench.lib.exploiters import EXPLOITERS
 from bench.lib.frozen import FROZEN_COMMIT, frozen_bot
 from bench.lib.git_archive import ArchiveUnavailable, commit_of
+from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import percentile, wilson
 from engine.bots import BOTS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, SEARCHING_LEVELS, choose_with
@@ -63,6 +63,9 @@ SEARCHERS = (*SEARCHING_LEVELS, "frozen_hard", "expert")
 CONFIGS = ((2, "paulista"), (2, "mineiro"), (4, "paulista"), (4, "mineiro"))
 QUICK_HARD_PLAYOUTS = 120
 MAX_ACTIONS = 5000
+FAR_CAP_MS = 100_000.0
+"""A clock cap per decision far enough that only the searching levels' work budget decides
+(the diagnostic tools' matches)."""
 
 Bot = Callable[..., dict[str, Any]]
 
@@ -177,22 +180,11 @@ def run_jobs(jobs: list[Job], workers: int) -> dict[str, dict[tuple[int, str], l
     """Every duplicate job played (in this process when `workers` is 1): wins and matches per
     pairing and configuration."""
     results: dict[str, dict[tuple[int, str], list[int]]] = {}
-    start = time.perf_counter()
-
-    def record(outcomes: Any) -> None:
-        for done, (key, players, ruleset, wins) in enumerate(outcomes, 1):
-            cell = results.setdefault(key, {}).setdefault((players, ruleset), [0, 0])
-            cell[0] += wins
-            cell[1] += 2
-            if done % max(1, len(jobs) // 10) == 0:
-                log(f"  {done}/{len(jobs)} duplicate pairs played "
-                    f"({time.perf_counter() - start:.0f} s)")
-
-    if workers == 1:
-        record(map(duplicate, jobs))
-    else:
-        with multiprocessing.Pool(workers) as pool:
-            record(pool.imap_unordered(duplicate, jobs))
+    for key, players, ruleset, wins in run_all(duplicate, jobs, workers,
+                                               "duplicate pairs played"):
+        cell = results.setdefault(key, {}).setdefault((players, ruleset), [0, 0])
+        cell[0] += wins
+        cell[1] += 2
     return results
 
 

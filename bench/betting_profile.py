@@ -25,28 +25,26 @@ The searching levels play at a far clock cap, so their work budget alone decides
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from bench.arena import CONFIGS, QUICK_HARD_PLAYOUTS, Decision, play_match
+from bench.arena import CONFIGS, FAR_CAP_MS, QUICK_HARD_PLAYOUTS, Decision, play_match
 from bench.lib.frozen import FROZEN_COMMIT
+from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
 from engine.bots import choose_with
 from engine.bots.cardplay import easy_calls, simple_strength
 from engine.bots.observation import observe
 
-FAR_CAP_MS = 100_000.0
-"""The clock cap of every decision: far enough that only the work budget decides."""
 ANSWERS = ("accept", "refuse", "raise")
 
 Tally = dict[str, list[int]]
@@ -106,14 +104,6 @@ def profile_match(job: Job) -> Tally:
     teams = (level, against) if mine == 0 else (against, level)
     play_match(teams, players, ruleset, seed, playouts, FAR_CAP_MS, frozen, tally_decision)
     return tally
-
-
-def progress(tallies: Iterable[Tally], total: int, start: float) -> Iterator[Tally]:
-    """`tallies` as they come, with a log line at every tenth of the matches."""
-    for done, tally in enumerate(tallies, 1):
-        if done % max(1, total // 10) == 0:
-            log(f"  {done}/{total} matches played ({time.perf_counter() - start:.0f} s)")
-        yield tally
 
 
 def merge(tallies: Iterable[Tally]) -> Tally:
@@ -178,11 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     log(f"betting profile of {args.level} against {against}: {len(jobs)} matches, "
         f"playouts {playouts or 'default'}, seed {args.seed}")
-    if args.jobs == 1:
-        tally = merge(progress(map(profile_match, jobs), len(jobs), start))
-    else:
-        with multiprocessing.Pool(args.jobs) as pool:
-            tally = merge(progress(pool.imap_unordered(profile_match, jobs), len(jobs), start))
+    tally = merge(run_all(profile_match, jobs, args.jobs, "matches played"))
     for players in sorted({p for p, _ in CONFIGS}):
         report(tally, players)
     seconds = round(time.perf_counter() - start)

@@ -28,7 +28,6 @@ the hard team's seats at `--playouts` per decision with no clock cap. Last line:
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import sys
@@ -39,9 +38,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-import engine
-from bench.arena import QUICK_HARD_PLAYOUTS, Bot, play_match
+from bench.arena import FAR_CAP_MS, QUICK_HARD_PLAYOUTS, Bot, play_match
 from bench.lib.frozen import FROZEN_COMMIT
+from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
 from engine.bots.beliefs import world_weight
@@ -50,8 +49,6 @@ from engine.determinize import determinize
 from engine.state import MatchState
 
 KINDS = ("none", "cards", "raises", "answers", "partner", "all")
-FAR_CAP_MS = 100_000.0
-"""The clock cap of every decision: far enough that only the work budget decides."""
 Job = tuple[str, str, int, str, int, int, str]
 """(know, against, players, ruleset, seed, playouts, frozen_hard's commit)."""
 
@@ -182,22 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     log(f"headroom of hard against {args.against}, {args.players} players: {len(rows)} rows "
         f"of {4 * pairs} matches, {args.playouts} playouts, seed {args.seed}")
     won: dict[str, list[int]] = {know: [0, 0] for know in rows}
-    if args.jobs == 1:
-        outcomes: Any = map(duplicate, jobs)
-    else:
-        pool = multiprocessing.Pool(args.jobs)
-        outcomes = pool.imap_unordered(duplicate, jobs)
-    try:
-        for done, (know, _, _, wins) in enumerate(outcomes, 1):
-            won[know][0] += wins
-            won[know][1] += 2
-            if done % max(1, len(jobs) // 10) == 0:
-                log(f"  {done}/{len(jobs)} duplicate pairs played "
-                    f"({time.perf_counter() - start:.0f} s)")
-    finally:
-        if args.jobs != 1:
-            pool.close()
-            pool.join()
+    for know, _, _, wins in run_all(duplicate, jobs, args.jobs, "duplicate pairs played"):
+        won[know][0] += wins
+        won[know][1] += 2
     figures: dict[str, Any] = {}
     base = won[rows[0]][0] / won[rows[0]][1]
     for know in rows:
