@@ -42,8 +42,7 @@ if ROOT not in sys.path:
 
 import engine
 from bench.lib.exploiters import EXPLOITERS
-from bench.lib.frozen import FROZEN_COMMIT, frozen_bot
-from bench.lib.git_archive import ArchiveUnavailable, commit_of
+from bench.lib.frozen import FROZEN_COMMIT, add_frozen_option, frozen_bot, frozen_commit
 from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import percentile, wilson
@@ -206,9 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget-ms", type=float, default=None,
                     help="time cap per decision in the matches (default: each level's own; "
                          "a far cap plays the searching levels at their work budget alone)")
-    ap.add_argument("--frozen", default=FROZEN_COMMIT, metavar="COMMIT",
-                    help="the commit whose hard level plays as frozen_hard (a hash, a tag, "
-                         "HEAD...; default the one pinned in bench/lib/frozen.py)")
+    add_frozen_option(ap)
     ap.add_argument("--pairs", default=None,
                     help="only these pairings, e.g. hard_vs_frozen_hard,expert_vs_hard")
     args = ap.parse_args(argv)
@@ -220,12 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown pairing(s) {', '.join(unknown)}; known: {', '.join(known)}")
     pairs = [known[k] for k in wanted]
     uses_frozen = any("frozen_hard" in pair for pair in pairs)
-    frozen = args.frozen
-    if uses_frozen:  # other runs need neither git nor the history
-        try:
-            frozen = commit_of(args.frozen)
-        except ArchiveUnavailable as exc:
-            ap.error(str(exc))
+    # other runs need neither git nor the history
+    frozen = frozen_commit(ap, args.frozen) if uses_frozen else args.frozen
     configs = tuple(c for c in CONFIGS if args.players in (None, c[0]))
     dups = args.duplicates or (16 if args.quick else 30)
     hard_playouts = QUICK_HARD_PLAYOUTS if args.quick else None

@@ -37,7 +37,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from bench.arena import CONFIGS, FAR_CAP_MS, QUICK_HARD_PLAYOUTS, Decision, play_match
-from bench.lib.frozen import FROZEN_COMMIT
+from bench.lib.frozen import add_frozen_option, frozen_commit
 from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
@@ -154,16 +154,17 @@ def main(argv: list[str] | None = None) -> int:
                          f"{QUICK_HARD_PLAYOUTS} with --quick)")
     ap.add_argument("--recheck-every", type=int, default=4,
                     help="decide every n-th decision again to measure mixing (0: never)")
-    ap.add_argument("--frozen", default=FROZEN_COMMIT, metavar="COMMIT",
-                    help="the commit whose hard level plays as frozen_hard")
+    add_frozen_option(ap)
     ap.add_argument("--seed", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     against = args.against or args.level
+    frozen = (frozen_commit(ap, args.frozen) if "frozen_hard" in (args.level, against)
+              else args.frozen)
     matches = args.matches or (8 if args.quick else 24)
     playouts = args.playouts or (QUICK_HARD_PLAYOUTS if args.quick else None)
     jobs: list[Job] = [(args.level, against, players, ruleset, args.seed + i, playouts,
-                        args.recheck_every, args.frozen)
+                        args.recheck_every, frozen)
                        for players, ruleset in CONFIGS for i in range(matches)]
     start = time.perf_counter()
     log(f"betting profile of {args.level} against {against}: {len(jobs)} matches, "

@@ -39,7 +39,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from bench.arena import FAR_CAP_MS, QUICK_HARD_PLAYOUTS, Bot, play_match
-from bench.lib.frozen import FROZEN_COMMIT
+from bench.lib.frozen import add_frozen_option, frozen_commit
 from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
@@ -161,8 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--playouts", type=int, default=QUICK_HARD_PLAYOUTS,
                     help=f"playouts per decision of the searching levels (default "
                          f"{QUICK_HARD_PLAYOUTS})")
-    ap.add_argument("--frozen", default=FROZEN_COMMIT, metavar="COMMIT",
-                    help="the commit whose hard level plays as frozen_hard")
+    add_frozen_option(ap)
     ap.add_argument("--seed", type=int, default=7100)
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
@@ -171,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown row(s) {', '.join(unknown)}; known: {', '.join(KINDS)}")
     pairs = args.pairs or (8 if args.quick else 40)
+    frozen = frozen_commit(ap, args.frozen) if args.against == "frozen_hard" else args.frozen
     jobs: list[Job] = [(know, args.against, args.players, ruleset, args.seed + i,
-                        args.playouts, args.frozen)
+                        args.playouts, frozen)
                        for know in rows for ruleset in ("paulista", "mineiro")
                        for i in range(pairs)]
     start = time.perf_counter()

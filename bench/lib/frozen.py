@@ -5,11 +5,12 @@
 run by today's engine. The `engine/` package of FROZEN_COMMIT is extracted with `git archive`
 once into a cache directory under the package name PACKAGE (the engine imports itself only
 relatively, which `load` checks), then imported from there. Any other commit's engine is
-loaded the same way (`frozen_bot(level, commit)` with a full hash, which keys the cache:
-bench/arena.py's `--frozen` resolves a ref with git_archive.commit_of).
+loaded the same way (`frozen_bot(level, commit)` with a full hash, which keys the cache: the
+tools' `--frozen` option, `add_frozen_option`, is resolved to one by `frozen_commit`).
 """
 from __future__ import annotations
 
+import argparse
 import importlib
 import os
 import re
@@ -20,7 +21,7 @@ from functools import partial
 from types import ModuleType
 from typing import Any, Callable
 
-from bench.lib.git_archive import ArchiveUnavailable, extract
+from bench.lib.git_archive import ArchiveUnavailable, commit_of, extract
 
 FROZEN_COMMIT = "80316d3cc45c31a8ab81d3e16bd9b44130233102"
 """The engine whose hard level a change to `hard` is measured against (`hard_vs_frozen_hard`):
@@ -90,3 +91,19 @@ def frozen_bot(level: str, commit: str = FROZEN_COMMIT,
     if level not in bots.BOTS:
         raise ValueError(f"the frozen engine has no bot level {level!r}")
     return partial(bots.BOTS[level], **options) if options else bots.BOTS[level]
+
+
+def add_frozen_option(ap: argparse.ArgumentParser) -> None:
+    """A tool's `--frozen COMMIT` option: the commit whose engine plays as frozen_hard."""
+    ap.add_argument("--frozen", default=FROZEN_COMMIT, metavar="COMMIT",
+                    help="the commit whose hard level plays as frozen_hard (a hash, a tag, "
+                         "HEAD...; default the one pinned in bench/lib/frozen.py)")
+
+
+def frozen_commit(ap: argparse.ArgumentParser, ref: str) -> str:
+    """The full hash of `ref` (a `--frozen` value), or the parser's usage error when git cannot
+    name it: a ref such as HEAD must not key the cache, where it would keep an older engine."""
+    try:
+        return commit_of(ref)
+    except ArchiveUnavailable as exc:
+        ap.error(str(exc))

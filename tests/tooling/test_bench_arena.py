@@ -56,6 +56,17 @@ def test_an_unknown_ref_is_refused_before_any_match(capsys: Any) -> None:
     assert exited.value.code == 2 and "no commit 'no-such-ref'" in capsys.readouterr().err
 
 
+def test_every_tool_refuses_an_unknown_frozen_ref_before_any_match(capsys: Any) -> None:
+    from bench import betting_profile, headroom
+
+    runs = ((betting_profile.main, ["--level", "hard", "--against", "frozen_hard"]),
+            (headroom.main, ["--against", "frozen_hard"]))
+    for main, args in runs:
+        with pytest.raises(SystemExit) as exited:
+            main([*args, "--frozen", "no-such-ref"])
+        assert exited.value.code == 2 and "no commit 'no-such-ref'" in capsys.readouterr().err
+
+
 def test_always_truco_raises_whenever_it_may_and_accepts_every_raise() -> None:
     state = opening()
     assert always_truco(engine.view(state, 0), random.Random(0)) == {"type": "raise", "to": 3}
