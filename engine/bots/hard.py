@@ -4,7 +4,9 @@ For every decision it draws worlds consistent with what the seat has seen (engin
 the hidden cards dealt at random among the cards the seat cannot place), tries every legal
 action in each world, plays the hand out with the playout policy and scores the result as the
 chance to win the match (value.match_value). All actions share the same worlds and playout
-seeds, so their comparison is not blurred by luck. The most valuable action on average wins.
+seeds, so their comparison is not blurred by luck. The most valuable action on average wins,
+except that a weak hand bluffs in the third trick where a raise costs little
+(bluffs.late_bluff).
 Worlds are weighted by how well they explain the opponents' calls and card plays
 (beliefs.world_weight): a uniform deal would credit a caller with average cards and so accept
 far too many calls.
@@ -26,6 +28,7 @@ from ..determinize import determinize
 from ..play import apply
 from ..state import MatchState
 from .beliefs import world_weight
+from .bluffs import late_bluff
 from .playout import play_out_hand
 from .value import match_value
 
@@ -55,7 +58,7 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
            playouts: int | None = None, draw: Draw = determinize) -> dict[str, Any]:
     """The most valuable of `actions` (legal in `view`) over worlds drawn from the view with
     `draw`, each weighted by `weigh(world, seat)`, every action played out on the same worlds
-    and seeds."""
+    and seeds; or a late bluff close to it (bluffs.late_bluff)."""
     start = time.perf_counter()
     limit = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
     budget = DEFAULT_PLAYOUTS if playouts is None else playouts
@@ -63,14 +66,17 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
     seat = int(view["you"]["seat"])
     team = seat % 2
     totals = [0.0] * len(actions)
+    weights = 0.0
     for done in range(1, worlds + 1):
         world = draw(view, rng, rng.getrandbits(31))
         seed = rng.getrandbits(64)
         weight = weigh(world, seat)
+        weights += weight
         for i, action in enumerate(actions):
             after, _ = apply(world, seat, action)
             totals[i] += weight * match_value(play_out_hand(after, random.Random(seed)), team)
         if done >= MIN_WORLDS and time.perf_counter() - start >= limit:
             break
     best = max(range(len(actions)), key=totals.__getitem__)
-    return dict(actions[best])
+    values = [t / weights for t in totals] if weights > 0 else totals
+    return dict(actions[late_bluff(view, actions, values, best)])
