@@ -19,7 +19,7 @@ from engine.bots import AVAILABLE_LEVELS, BOT_LEVELS, BOTS, choose, choose_with
 from engine.bots import hard as hard_bot
 from engine.bots.hard import choose_hard
 from engine.determinize import determinize, seat_knowledge
-from tests.support.bot_positions import hide_differently, position
+from tests.support.bot_positions import fixed, hide_differently, play, position
 from tests.support.match_configs import match_configs
 
 FAST_HARD = 12
@@ -145,24 +145,9 @@ def test_determinizing_draws_different_worlds_from_the_unseen_cards() -> None:
 
 # --- fixed positions ---------------------------------------------------------------------
 
-def fixed(players: int, hands: list[list[str]], vira: str = "4d",
-          **kw: Any) -> MatchState:
-    """Paulista with vira 4d (the 5s are manilhas), seat 0 the mão."""
-    state, _ = engine.new_match(players=players, seed=1, deals=[{"vira": vira, "hands": hands}],
-                                options={"first_dealer": players - 1, **kw.pop("options", {})},
-                                **kw)
-    return state
-
-
 def no_calls(players: int, hands: list[list[str]]) -> MatchState:
     """A visible mão de ferro (11 × 11): nobody may call, so only the card play is judged."""
     return fixed(players, hands, start_score=[11, 11], options={"iron_hand_blind": False})
-
-
-def play(state: MatchState, *moves: tuple[int, str]) -> MatchState:
-    for seat, card in moves:
-        state, _ = engine.apply(state, seat, {"type": "play", "card": card})
-    return state
 
 
 @pytest.mark.parametrize("level", ["easy", "medium"])

@@ -1,5 +1,6 @@
-"""Bot test positions: random positions reached by legal play, and the same position with
-the cards a seat cannot see dealt differently (the no-cheating check)."""
+"""Bot test positions: fixed deals played card by card, random positions reached by legal
+play, and the same position with the cards a seat cannot see dealt differently (the
+no-cheating check)."""
 from __future__ import annotations
 
 import random
@@ -8,6 +9,22 @@ from typing import Any
 import engine
 from engine import DECK, MatchState
 from engine.knowledge import partners_seen
+
+
+def fixed(players: int, hands: list[list[str]], vira: str = "4d",
+          **kw: Any) -> MatchState:
+    """Paulista with vira 4d (the 5s are manilhas), seat 0 the mão."""
+    state, _ = engine.new_match(players=players, seed=1, deals=[{"vira": vira, "hands": hands}],
+                                options={"first_dealer": players - 1, **kw.pop("options", {})},
+                                **kw)
+    return state
+
+
+def play(state: MatchState, *moves: tuple[int, str]) -> MatchState:
+    """`state` after each (seat, card) of `moves` is played face up."""
+    for seat, card in moves:
+        state, _ = engine.apply(state, seat, {"type": "play", "card": card})
+    return state
 
 
 def position(config: dict[str, Any], seed: int) -> MatchState:
