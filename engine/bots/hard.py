@@ -6,7 +6,8 @@ action in each world, plays the hand out with the playout policy and scores the 
 chance to win the match (value.match_value). All actions share the same worlds and playout
 seeds, so their comparison is not blurred by luck. The most valuable action on average wins,
 except that a weak hand bluffs in the third trick where a raise costs little
-(bluffs.late_bluff).
+(bluffs.late_bluff) and a dump goes face down where hiding it costs nothing
+(concealment.hide_dump), both with 2 players.
 Worlds are weighted by how well they explain the opponents' calls and card plays
 (beliefs.world_weight): a uniform deal would credit a caller with average cards and so accept
 far too many calls.
@@ -29,6 +30,7 @@ from ..play import apply
 from ..state import MatchState
 from .beliefs import world_weight
 from .bluffs import late_bluff
+from .concealment import hide_dump
 from .playout import play_out_hand
 from .value import match_value
 
@@ -58,7 +60,7 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
            playouts: int | None = None, draw: Draw = determinize) -> dict[str, Any]:
     """The most valuable of `actions` (legal in `view`) over worlds drawn from the view with
     `draw`, each weighted by `weigh(world, seat)`, every action played out on the same worlds
-    and seeds; or a late bluff close to it (bluffs.late_bluff)."""
+    and seeds; or its face-down twin, or a late bluff close to it (concealment, bluffs)."""
     start = time.perf_counter()
     limit = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
     budget = DEFAULT_PLAYOUTS if playouts is None else playouts
@@ -79,4 +81,5 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
             break
     best = max(range(len(actions)), key=totals.__getitem__)
     values = [t / weights for t in totals] if weights > 0 else totals
-    return dict(actions[late_bluff(view, actions, values, best)])
+    chosen = hide_dump(view, actions, values, best)
+    return dict(actions[late_bluff(view, actions, values, chosen)])
