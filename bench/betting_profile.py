@@ -16,7 +16,9 @@ decisions in normal hands where it sees its cards (no mão de onze or de ferro):
   and no top manilha), else `strong`; how often it raised. A raise on weak cards is a bluff.
 - an answer spot (a raise pending), by good things held (0, 1, 2 or more): how often it
   accepted, refused, raised again.
-- a face-down spot (a face-down play is legal): how often it played face down.
+- a face-down spot (a face-down play is legal): how often it played face down; and among
+  them the dumps (the card played cannot take the trick as it stands: a face-up card on it
+  ranks as high or higher), how often the dump went face down.
 - mixing: every `--recheck-every`-th decision with more than one legal action is decided
   again from the same view with another random generator; the share of equal actions.
 
@@ -43,7 +45,7 @@ from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
 from engine.bots import choose_with
 from engine.bots.cardplay import easy_calls, simple_strength
-from engine.bots.observation import observe
+from engine.bots.observation import Observation, observe
 
 ANSWERS = ("accept", "refuse", "raise")
 
@@ -79,6 +81,15 @@ def record(tally: Tally, prefix: str, view: dict[str, Any], action: dict[str, An
               action["type"] == "raise")
     if any(a["type"] == "play" and a.get("face_down") for a in legal):
         count(tally, f"{prefix} face_down", bool(action.get("face_down")))
+        if action["type"] == "play" and is_dump(obs, action["card"]):
+            count(tally, f"{prefix} face_down dump", bool(action.get("face_down")))
+
+
+def is_dump(obs: Observation, card: str) -> bool:
+    """Whether `card` cannot take the open trick as it stands: a face-up card already on it
+    ranks as high or higher (a lead is never a dump)."""
+    shown = [obs.strength[c] for _, c, face_down in obs.plays if c is not None and not face_down]
+    return bool(shown) and obs.strength[card] <= max(shown)
 
 
 def profile_match(job: Job) -> Tally:
@@ -139,6 +150,7 @@ def report(tally: Tally, players: int) -> None:
                           for a in ANSWERS) if spots else "-"
         log(f"  answers with {good}{'+' if good == 2 else ''} good things: {cells} of {spots}")
     log(f"  face down where allowed: {share(tally, f'{p} face_down')}")
+    log(f"  face down, of the dumps where allowed: {share(tally, f'{p} face_down dump')}")
     log(f"  same action decided again: {share(tally, f'{p} same_again')}")
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import engine
 from bench import betting_profile
 from engine.bots.observation import observe
+from tests.support.bot_positions import fixed, play
 
 
 def profile(capsys: Any, *argv: str) -> dict[str, list[int]]:
@@ -63,3 +64,18 @@ def test_an_answer_is_tallied_by_the_good_things_held() -> None:
     betting_profile.record(tally, "2p", view, {"type": "refuse"})
     assert tally == {f"2p answer {good} accept": [0, 1], f"2p answer {good} refuse": [1, 1],
                      f"2p answer {good} raise": [0, 1]}
+
+
+def test_a_dump_is_a_card_that_cannot_take_the_trick() -> None:
+    """Seat 1 faces a manilha with a 4 and a 6: either card is a dump, face up or down; seat 0
+    leading trick 2 dumps nothing."""
+    state = play(fixed(2, [["Kc", "5c", "7s"], ["Qd", "4h", "6d"]]), (0, "Kc"), (1, "Qd"))
+    lead = engine.view(state, 0)
+    tally: betting_profile.Tally = {}
+    betting_profile.record(tally, "2p", lead, {"type": "play", "card": "7s"})
+    assert tally["2p face_down"] == [0, 1] and "2p face_down dump" not in tally
+    state, _ = engine.apply(state, 0, {"type": "play", "card": "5c"})
+    follow = engine.view(state, 1)
+    betting_profile.record(tally, "2p", follow, {"type": "play", "card": "4h", "face_down": True})
+    betting_profile.record(tally, "2p", follow, {"type": "play", "card": "6d"})
+    assert tally["2p face_down dump"] == [1, 2] and tally["2p face_down"] == [1, 3]
