@@ -1,12 +1,13 @@
 """Hidden dumps: with 2 players the hard level plays a card face down where showing it buys
 nothing.
 
-A card that cannot take the trick may go face down (where the options allow it). `hard`'s
-search barely tells the two apart: its playout seats play the easy rule, which reads nothing
-from a dumped card, so the face-up twin and the face-down one score alike and the first listed
-(face up) won: it hid about one dump in ten. A person who counts cards reads every face-up
-dump. So where the face-down twin of the chosen card is valued within HIDE_MARGIN of it, the
-card goes face down. Only with 2 players: with partners a hidden card is hidden from the
+A card that cannot take the trick may as well go face down (where the options allow it).
+`hard`'s search barely tells the two apart: its playout seats play the easy rule, which reads
+nothing from a dumped card, so the face-up twin and the face-down one score alike and the
+first listed (face up) won: it hid almost no dump. A person who counts cards reads every
+face-up dump. So where the face-down twin of the chosen card is valued within HIDE_MARGIN of
+it, the card goes face down; in practice a dump, since a card that can take the trick is worth
+more face up. Only with 2 players: with partners a hidden card is hidden from the
 partner too, whose search then deals it to the opponents, and that cost about 2.4 points
 against `hard` (decision 0017).
 """
