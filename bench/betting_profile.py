@@ -44,7 +44,7 @@ from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
 from engine.bots import choose_with
-from engine.bots.cardplay import easy_calls, simple_strength
+from engine.bots.cardplay import easy_calls, simple_strength, table_top
 from engine.bots.observation import Observation, observe
 
 ANSWERS = ("accept", "refuse", "raise")
@@ -86,10 +86,10 @@ def record(tally: Tally, prefix: str, view: dict[str, Any], action: dict[str, An
 
 
 def is_dump(obs: Observation, card: str) -> bool:
-    """Whether `card` cannot take the open trick as it stands: a face-up card already on it
-    ranks as high or higher (a lead is never a dump)."""
-    shown = [obs.strength[c] for _, c, face_down in obs.plays if c is not None and not face_down]
-    return bool(shown) and obs.strength[card] <= max(shown)
+    """Whether `card` cannot take the open trick as it stands: a card already on it ranks as
+    high or higher (a face-down one counts 0; a lead is never a dump)."""
+    top, _ = table_top(obs.plays, obs.strength)
+    return bool(obs.plays) and obs.strength[card] <= top
 
 
 def profile_match(job: Job) -> Tally:

@@ -8,10 +8,10 @@ first listed (face up) won: it hid almost no dump. With 2 players a dump ends th
 follower who cannot take the second or third trick has lost it), so what it shows is not the
 hand's cards but what the bot held when it bet: a person who sees the weak card it lost with
 after its truco learns its bluffs, and face-down cards stay hidden until the match is over
-(rules: face-down cards). So where the face-down twin of the chosen card is valued within HIDE_MARGIN of
-it, the card goes face down; in practice a dump, since a card that can take the trick is worth
-more face up. Only with 2 players: with partners a hidden card is hidden from the
-partner too, whose search then deals it to the opponents, and that cost about 2.4 points
+(rules: face-down cards). So where the face-down twin of the chosen card is valued within
+HIDE_MARGIN of it, the card goes face down; in practice a dump, since a card that can take the
+trick is worth more face up. Only with 2 players: with partners a hidden card is hidden from
+the partner too, whose search then deals it to the opponents, and that cost about 2.4 points
 against `hard` (decision 0017).
 """
 from __future__ import annotations
