@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .observation import play_action
+
 HIDE_PLAYERS = 2
 """The table size that hides its dumps."""
 HIDE_MARGIN = 0.01
@@ -31,10 +33,10 @@ def hide_dump(view: dict[str, Any], actions: list[dict[str, Any]], values: list[
     of the `best` one when it is a face-up play, the table has HIDE_PLAYERS, and the twin is
     valued within HIDE_MARGIN of it (`values`: each action's average value)."""
     chosen = actions[best]
-    if chosen["type"] != "play" or chosen.get("face_down") or view["players"] != HIDE_PLAYERS:
+    if "card" not in chosen or chosen.get("face_down") or view["players"] != HIDE_PLAYERS:
+        return best  # a call or answer, a card already face down, a blind play by slot
+    twin = play_action(actions, chosen["card"], face_down=True)
+    if not twin.get("face_down"):
         return best
-    twin = next((i for i, a in enumerate(actions) if a["type"] == "play"
-                 and a.get("face_down") and a.get("card") == chosen.get("card")), None)
-    if twin is None or values[best] - values[twin] > HIDE_MARGIN:
-        return best
-    return twin
+    at = actions.index(twin)
+    return at if values[best] - values[at] <= HIDE_MARGIN else best
