@@ -14,6 +14,10 @@ decisions in normal hands where it sees its cards (no mão de onze or de ferro):
 - a bet spot (a raise is legal, no call pending), per trick: `weak` when the easy rule would
   not call on its cards (fewer than two good things: a 2, a 3 or a manilha, or a trick won;
   and no top manilha), else `strong`; how often it raised. A raise on weak cards is a bluff.
+- with 2 players, the same bet spots by the hand's chance to win its tricks
+  (`bench/lib/showdown.py`: the other seat's cards dealt at random, the rest played out by a
+  fixed rule), in fifths: how often it raised. When the raise rate is flat across the fifths,
+  the level's raises in that trick say nothing of its cards.
 - an answer spot (a raise pending), by good things held (0, 1, 2 or more): how often it
   accepted, refused, raised again.
 - a face-down spot (a face-down play is legal): how often it played face down; and among
@@ -42,12 +46,15 @@ from bench.arena import CONFIGS, FAR_CAP_MS, QUICK_HARD_PLAYOUTS, Decision, play
 from bench.lib.frozen import add_frozen_option, frozen_commit
 from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
+from bench.lib.showdown import view_chance
 from bench.lib.stats import wilson
 from engine.bots import choose_with
 from engine.bots.cardplay import easy_calls, simple_strength, table_top
 from engine.bots.observation import Observation, observe
 
 ANSWERS = ("accept", "refuse", "raise")
+FIFTHS = ("<.2", ".2-.4", ".4-.6", ".6-.8", ">=.8")
+"""The bands of a hand's chance to win its tricks (2 players)."""
 
 Tally = dict[str, list[int]]
 """Counter name -> [times it happened, spots]; names like '2p bet weak t1'."""
@@ -62,8 +69,10 @@ def count(tally: Tally, name: str, happened: bool) -> None:
     cell[1] += 1
 
 
-def record(tally: Tally, prefix: str, view: dict[str, Any], action: dict[str, Any]) -> None:
-    """The level's decision `action` at `view` in the tallies its spot belongs to."""
+def record(tally: Tally, prefix: str, view: dict[str, Any], action: dict[str, Any],
+           rng: random.Random) -> None:
+    """The level's decision `action` at `view` in the tallies its spot belongs to (`rng`
+    deals the other seat's cards for the hand's chance)."""
     legal = view["legal_actions"]
     obs = observe(view)
     if obs.cards is None or obs.special is not None:
@@ -79,6 +88,9 @@ def record(tally: Tally, prefix: str, view: dict[str, Any], action: dict[str, An
         strong = easy_calls(obs.cards, obs.strength, obs.results, obs.team)
         count(tally, f"{prefix} bet {'strong' if strong else 'weak'} t{trick}",
               action["type"] == "raise")
+        if obs.players == 2:
+            fifth = min(4, int(view_chance(obs, rng) * 5))
+            count(tally, f"{prefix} bet chance{fifth} t{trick}", action["type"] == "raise")
     if any(a["type"] == "play" and a.get("face_down") for a in legal):
         count(tally, f"{prefix} face_down", bool(action.get("face_down")))
         if action["type"] == "play" and is_dump(obs, action["card"]):
@@ -99,12 +111,13 @@ def profile_match(job: Job) -> Tally:
     prefix = f"{players}p"
     tally: Tally = {}
     decided = 0
+    deals = random.Random(f"chance:{seed}")
 
     def tally_decision(d: Decision) -> None:
         nonlocal decided
         if d.seat % 2 != mine:
             return
-        record(tally, prefix, d.view, d.action)
+        record(tally, prefix, d.view, d.action, deals)
         if recheck and len(d.view["legal_actions"]) > 1:
             decided += 1
             if decided % recheck == 0:
@@ -137,6 +150,12 @@ def share(tally: Tally, name: str) -> str:
     return f"{k / n:6.1%} [{low:.0%}-{high:.0%}] of {n}"
 
 
+def rate(tally: Tally, name: str) -> str:
+    """How often `name` happened and of how many spots ('-': none), in short."""
+    k, n = tally.get(name, (0, 0))
+    return f"{k / n:.0%} of {n}" if n else "-"
+
+
 def report(tally: Tally, players: int) -> None:
     """The table of one player count."""
     p = f"{players}p"
@@ -144,6 +163,12 @@ def report(tally: Tally, players: int) -> None:
     for kind in ("weak", "strong"):
         cells = "   ".join(f"t{t} {share(tally, f'{p} bet {kind} t{t}')}" for t in (1, 2, 3))
         log(f"  raises on {kind} cards: {cells}")
+    if players == 2:
+        log("  raises by the hand's chance to win its tricks:")
+        for t in (1, 2, 3):
+            cells = "  ".join(f"{band} {rate(tally, f'{p} bet chance{i} t{t}')}"
+                              for i, band in enumerate(FIFTHS))
+            log(f"    t{t}  {cells}")
     for good in (0, 1, 2):
         spots = tally.get(f"{p} answer {good} accept", [0, 0])[1]
         cells = "  ".join(f"{a} {tally[f'{p} answer {good} {a}'][0] / spots:.0%}"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import engine
@@ -36,6 +37,18 @@ def test_easy_is_profiled_as_its_rule(capsys: Any) -> None:
     assert sum(n for _, n in again) > 10 and all(k == n for k, n in again)
 
 
+def test_two_player_bet_spots_are_also_tallied_by_the_hands_chance(capsys: Any) -> None:
+    """Every 2-player bet spot is counted once more by its fifth of the hand's chance, the
+    raises the same; 4-player ones are not (the estimate is for 2 seats)."""
+    tallies = profile(capsys, "--level", "medium", "--matches", "3", "--recheck-every", "0")
+    by_cards = shares(tallies, "2p bet weak") + shares(tallies, "2p bet strong")
+    by_chance = shares(tallies, "2p bet chance")
+    assert sum(n for _, n in by_chance) == sum(n for _, n in by_cards) > 20
+    assert sum(k for k, _ in by_chance) == sum(k for k, _ in by_cards) > 0
+    assert len({name.split()[2] for name in tallies if "2p bet chance" in name}) > 2
+    assert not shares(tallies, "4p bet chance")
+
+
 def test_a_bluffer_is_profiled_as_one(capsys: Any) -> None:
     """always_truco raises on weak cards too, in every trick it may, and never refuses."""
     tallies = profile(capsys, "--level", "always_truco", "--against", "easy", "--matches", "3",
@@ -61,7 +74,7 @@ def test_an_answer_is_tallied_by_the_good_things_held() -> None:
     assert obs.cards is not None
     good = min(2, sum(1 for c in obs.cards if obs.strength[c] >= 9))
     tally: betting_profile.Tally = {}
-    betting_profile.record(tally, "2p", view, {"type": "refuse"})
+    betting_profile.record(tally, "2p", view, {"type": "refuse"}, random.Random(1))
     assert tally == {f"2p answer {good} accept": [0, 1], f"2p answer {good} refuse": [1, 1],
                      f"2p answer {good} raise": [0, 1]}
 
@@ -72,10 +85,12 @@ def test_a_dump_is_a_card_that_cannot_take_the_trick() -> None:
     state = play(fixed(2, [["Kc", "5c", "7s"], ["Qd", "4h", "6d"]]), (0, "Kc"), (1, "Qd"))
     lead = engine.view(state, 0)
     tally: betting_profile.Tally = {}
-    betting_profile.record(tally, "2p", lead, {"type": "play", "card": "7s"})
+    rng = random.Random(1)
+    betting_profile.record(tally, "2p", lead, {"type": "play", "card": "7s"}, rng)
     assert tally["2p face_down"] == [0, 1] and "2p face_down dump" not in tally
     state, _ = engine.apply(state, 0, {"type": "play", "card": "5c"})
     follow = engine.view(state, 1)
-    betting_profile.record(tally, "2p", follow, {"type": "play", "card": "4h", "face_down": True})
-    betting_profile.record(tally, "2p", follow, {"type": "play", "card": "6d"})
+    betting_profile.record(tally, "2p", follow, {"type": "play", "card": "4h", "face_down": True},
+                           rng)
+    betting_profile.record(tally, "2p", follow, {"type": "play", "card": "6d"}, rng)
     assert tally["2p face_down dump"] == [1, 2] and tally["2p face_down"] == [1, 3]
