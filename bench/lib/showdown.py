@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.bots.cardplay import Play, choose_card
+from engine.bots.cardplay import Play, choose_card, table_top
 from engine.bots.observation import Observation
 from engine.state import Trick
 from engine.tricks import ALL_TIES, hand_outcome
@@ -27,9 +27,10 @@ def chance(strength: dict[str, int], seat: int, mine: Sequence[str], unseen: Seq
     """The chance that `seat` (0 or 1) wins the hand (a void hand counts half) holding `mine`
     with `count` cards of the other seat's dealt from `unseen`; `results`: the done tricks'
     winners, `plays`: the open trick's, `turn`: the seat to play."""
+    pool = list(unseen)
     total = 0.0
     for _ in range(samples):
-        hands = {seat: list(mine), 1 - seat: rng.sample(list(unseen), count)}
+        hands = {seat: list(mine), 1 - seat: rng.sample(pool, count)}
         won = play_out(strength, results, plays, turn, hands)
         total += 0.5 if won is None else float(won == seat)
     return total / samples
@@ -62,9 +63,8 @@ def play_out(strength: dict[str, int], results: Sequence[int | None], plays: Seq
         if len(table) < 2:
             seat = 1 - seat
             continue
-        (first, a, a_down), (second, b, b_down) = table
-        x = 0 if a_down or a is None else strength[a]
-        y = 0 if b_down or b is None else strength[b]
-        winner = first if x > y else second if y > x else None
-        course.append(Trick(first, [], winner, winner is None, True))
-        seat, table = (first if winner is None else winner), []
+        _, teams = table_top(table, strength)  # with 2 players a seat is its team
+        winner = teams.pop() if len(teams) == 1 else None
+        leader = table[0][0]
+        course.append(Trick(leader, [], winner, winner is None, True))
+        seat, table = (leader if winner is None else winner), []  # a tie: the leader again
