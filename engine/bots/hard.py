@@ -3,10 +3,13 @@
 For every decision it draws worlds consistent with what the seat has seen (engine.determinize:
 the hidden cards dealt at random among the cards the seat cannot place), tries every legal
 action in each world, plays the hand out with the playout policy and scores the result as the
-chance to win the match (value.match_value). All actions share the same worlds and playout
-seeds, so their comparison is not blurred by luck. The most valuable action on average wins,
-except that a weak hand bluffs in the third trick where a raise costs little
-(bluffs.late_bluff) and a dump goes face down where hiding it costs nothing
+chance to win the match (value.match_value). Every action is scored where the hand it was
+taken in ends, no later: one that ends the hand itself (a refusal, the deciding card) is not
+played on through the next hand, which would score it by the playout policy's play of a whole
+new deal where every other action is scored by the value table (decision 0021). All actions
+share the same worlds and playout seeds, so their comparison is not blurred by luck. The most
+valuable action on average wins, except that a weak hand bluffs in the third trick where a
+raise costs little (bluffs.late_bluff) and a dump goes face down where hiding it costs nothing
 (concealment.hide_dump), both with 2 players.
 Worlds are weighted by how well they explain the opponents' calls and card plays
 (beliefs.world_weight): a uniform deal would credit a caller with average cards and so accept
@@ -76,7 +79,8 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
         weights += weight
         for i, action in enumerate(actions):
             after, _ = apply(world, seat, action)
-            totals[i] += weight * match_value(play_out_hand(after, random.Random(seed)), team)
+            end = play_out_hand(after, random.Random(seed), hand=world.hand.number)
+            totals[i] += weight * match_value(end, team)
         if done >= MIN_WORLDS and time.perf_counter() - start >= limit:
             break
     best = max(range(len(actions)), key=totals.__getitem__)

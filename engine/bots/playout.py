@@ -38,9 +38,11 @@ def policy(state: MatchState, seat: int, rng: random.Random,
     return easy_rule(sight(state, seat), rng, CALL_ODDS if calls else 0.0)
 
 
-def play_out_hand(state: MatchState, rng: random.Random, calls: bool = True) -> MatchState:
-    """`state` after its current hand is played to the end by `policy`."""
-    number = state.hand.number
+def play_out_hand(state: MatchState, rng: random.Random, calls: bool = True,
+                  hand: int | None = None) -> MatchState:
+    """`state` after hand number `hand` (by default its current one) is played to the end by
+    `policy`; a state already past that hand is returned as it is."""
+    number = state.hand.number if hand is None else hand
     while state.status == "active" and state.hand.number == number:
         seat = state.hand.to_act[0]
         state, _ = apply(state, seat, policy(state, seat, rng, calls))

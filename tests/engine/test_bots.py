@@ -18,6 +18,7 @@ from engine import MatchState
 from engine.bots import AVAILABLE_LEVELS, BOT_LEVELS, BOTS, choose, choose_with
 from engine.bots import hard as hard_bot
 from engine.bots.hard import choose_hard
+from engine.bots.playout import play_out_hand
 from engine.determinize import determinize, seat_knowledge
 from tests.support.bot_positions import fixed, hide_differently, play, position
 from tests.support.match_configs import match_configs
@@ -192,6 +193,40 @@ def test_hard_takes_the_trick_that_wins_the_hand() -> None:
     action = choose_hard(view, random.Random(0), budget_ms=60_000)
     assert action in ({"type": "play", "card": "2h"}, {"type": "raise", "to": 3})
     assert action != {"type": "play", "card": "2h", "face_down": True}
+
+
+def _truco_to_seat_1() -> MatchState:
+    """Hand 1, seat 0 has called truco: seat 1 may accept, refuse (ending the hand) or raise."""
+    state = fixed(2, [["Kc", "7s", "Qd"], ["Kh", "2h", "4s"]])
+    state, _ = engine.apply(state, 0, {"type": "raise", "to": 3})
+    assert {"type": "refuse"} in engine.view(state, 1)["legal_actions"]
+    return state
+
+
+def test_a_playout_stops_where_the_given_hand_ends() -> None:
+    state = _truco_to_seat_1()
+    refused, _ = engine.apply(state, 1, {"type": "refuse"})
+    assert refused.hand.number == state.hand.number + 1
+    assert play_out_hand(refused, random.Random(0), hand=state.hand.number) is refused
+    on = play_out_hand(refused, random.Random(0))  # by default the state's own hand
+    assert on.status != "active" or on.hand.number == refused.hand.number + 1
+
+
+def test_hard_scores_every_action_where_the_hand_it_is_taken_in_ends(monkeypatch: Any) -> None:
+    # the refusal ends hand 1 at once; scored after a played-out hand 2 it would be measured
+    # by another yardstick than accepting, which the value table scores at the end of hand 1
+    state = _truco_to_seat_1()
+    scored: list[int] = []
+    value = hard_bot.match_value
+
+    def recording(end: MatchState, team: int) -> float:
+        scored.append(end.hand.number)
+        return value(end, team)
+
+    monkeypatch.setattr(hard_bot, "match_value", recording)
+    choose_hard(engine.view(state, 1), random.Random(0), budget_ms=60_000, playouts=30)
+    assert len(scored) >= 3 * hard_bot.MIN_WORLDS
+    assert set(scored) == {state.hand.number + 1}
 
 
 def test_hard_answers_at_once_with_a_single_legal_action(monkeypatch: Any) -> None:
