@@ -3,14 +3,13 @@
 For every decision it draws worlds consistent with what the seat has seen (engine.determinize:
 the hidden cards dealt at random among the cards the seat cannot place), tries every legal
 action in each world, plays the hand out with the playout policy and scores the result as the
-chance to win the match (value.match_value). Every action is scored where the hand it was
-taken in ends, no later: one that ends the hand itself (a refusal, the deciding card) is not
-played on through the next hand, which would score it by the playout policy's play of a whole
-new deal where every other action is scored by the value table (decision 0021). All actions
-share the same worlds and playout seeds, so their comparison is not blurred by luck. The most
-valuable action on average wins, except that a weak hand bluffs in the third trick where a
-raise costs little (bluffs.late_bluff) and a dump goes face down where hiding it costs nothing
-(concealment.hide_dump), both with 2 players.
+chance to win the match (value.match_value). Every action is scored at the end of the hand it
+is taken in, so one that ends the hand itself (a refusal, the deciding card) is measured by
+the same value table as the others, not by a playout of the next deal (decision 0021). All
+actions share the same worlds and playout seeds, so their comparison is not blurred by luck.
+The most valuable action on average wins, except that a weak hand bluffs in the third trick
+where a raise costs little (bluffs.late_bluff) and a dump goes face down where hiding it costs
+nothing (concealment.hide_dump), both with 2 players.
 Worlds are weighted by how well they explain the opponents' calls and card plays
 (beliefs.world_weight): a uniform deal would credit a caller with average cards and so accept
 far too many calls.
