@@ -29,8 +29,9 @@ def beat_chances(obs: Observation, cards: list[str]) -> dict[str, float]:
 def sampled_chance(obs: Observation, rng: random.Random, worlds: int = SAMPLED_WORLDS,
                    weighted: bool = WEIGHTED) -> float:
     """The chance that the seat's team wins the hand's tricks, counted over `worlds` deals of
-    the cards it cannot place, each played out by the easy rules with no further calls (a
-    pending question is taken as accepted). A void hand counts half."""
+    the cards it cannot place, each played out by the playout policy (the easy rule, a weak
+    partner covered) with no further calls (a pending question is taken as accepted). A void
+    hand counts half."""
     total = weights = 0.0
     for _ in range(worlds):
         state = determinize(obs.view, rng)

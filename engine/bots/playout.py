@@ -1,6 +1,7 @@
 """The hard bot's playouts: every seat of a determinized world plays the easy rule from what it
 would see (its own cards, its partners' when shown, the table; never the world's other hidden
-cards), to the end of the hand."""
+cards), to the end of the hand, except that it covers a partner's weak winning card
+(cover_weak_partner)."""
 from __future__ import annotations
 
 import random
@@ -11,13 +12,37 @@ from ..knowledge import partners_seen
 from ..legal import is_blind, legal_actions
 from ..play import apply
 from ..state import MatchState
+from .cardplay import table_top
 from .easy import Sight, easy_rule
+from .observation import play_action, playable_cards
 
 CALL_ODDS = 1.0
 """How often a playout seat makes a call the easy rule allows. Every time: with it and
 beliefs.UNLIKELY_PLAY at 0.5 the level beats its earlier self (0.8 and 0.15) in 54.8% of
 duplicate matches at 120 playouts, 54.5% of 1,680 at the default 360 (docs/decisions/0011,
 0012); the two were measured together, not apart."""
+
+COVER_BELOW = 9
+"""With partners, a playout seat whose partner holds the trick with a card weaker than this
+(a 2) while an opponent still plays after it covers with its cheapest card above, where the
+easy rule dumps its lowest: 52.5% of 1,280 four-player matches against the `hard` without it
+at 120 playouts; thresholds 10 and 11 measured level (docs/decisions/0023)."""
+
+
+def cover_weak_partner(seen: Sight, players: int, action: dict[str, Any]) -> dict[str, Any]:
+    """`action` (the easy rule's), or the cheapest card above a partner's weak winning card
+    when an opponent plays after `seen.seat` in the trick (COVER_BELOW)."""
+    if action["type"] != "play" or seen.cards is None or not seen.plays:
+        return action
+    top, teams = table_top(seen.plays, seen.strength)
+    team = seen.seat % 2
+    if teams != {team} or top >= COVER_BELOW:
+        return action
+    later = ((seen.seat + k) % players for k in range(1, players - len(seen.plays)))
+    if all(seat % 2 == team for seat in later):
+        return action
+    above = [c for c in playable_cards(seen.legal) if seen.strength[c] > top]
+    return play_action(seen.legal, min(above, key=seen.strength.__getitem__)) if above else action
 
 
 def sight(state: MatchState, seat: int) -> Sight:
@@ -31,11 +56,14 @@ def sight(state: MatchState, seat: int) -> Sight:
 
 def policy(state: MatchState, seat: int, rng: random.Random,
            calls: bool = True) -> dict[str, Any]:
-    """The easy rule's decision for `seat`, its calls made with chance CALL_ODDS; without
-    `calls` nobody calls and every question is accepted (to measure card strength alone)."""
+    """The easy rule's decision for `seat` with a weak partner covered (cover_weak_partner),
+    its calls made with chance CALL_ODDS; without `calls` nobody calls and every question is
+    accepted (to measure card strength alone)."""
     if not calls and state.hand.pending is not None:
         return {"type": "accept"}
-    return easy_rule(sight(state, seat), rng, CALL_ODDS if calls else 0.0)
+    seen = sight(state, seat)
+    return cover_weak_partner(seen, state.players,
+                              easy_rule(seen, rng, CALL_ODDS if calls else 0.0))
 
 
 def play_out_hand(state: MatchState, rng: random.Random, calls: bool = True,

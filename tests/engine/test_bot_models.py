@@ -90,3 +90,41 @@ def test_the_beliefs_do_not_force_the_highest_card_in_a_face_up_mao_de_ferro() -
         state = played(state, (1, "4s"))
         weights.append(world_weight(state, 0))
     assert weights[0] == weights[1]
+
+
+
+# The 5s are manilhas (vira 4d); seat 0 leads, seats 0 and 2 are partners.
+COVER_HANDS = [["7c", "2c", "6c"], ["4h", "Qd", "6d"], ["Ah", "3s", "4s"],
+               ["3d", "Jc", "7d"]]
+
+
+def test_a_playout_seat_covers_a_partners_weak_winning_card_before_an_opponent() -> None:
+    # seat 0 leads 7c, seat 1 dumps 4h: seat 0 holds the trick with a 7 and seat 3 plays
+    # after seat 2, so seat 2 covers with its cheapest card above (Ah), where the easy rule
+    # dumps its lowest (4s)
+    state = played(dealt(4, COVER_HANDS, [0, 0]), (0, "7c"), (1, "4h"))
+    assert easy_rule(sight(state, 2), random.Random(0)) == {"type": "play", "card": "4s"}
+    assert policy(state, 2, random.Random(0)) == {"type": "play", "card": "Ah"}
+
+
+def test_a_playout_seat_dumps_under_a_partner_who_is_safe() -> None:
+    # a 2 is strong enough: seat 2 dumps 4s under its partner's 2c, though it holds a 3
+    state = played(dealt(4, COVER_HANDS, [0, 0]), (0, "2c"), (1, "4h"))
+    assert policy(state, 2, random.Random(0)) == {"type": "play", "card": "4s"}
+    # last to play (no opponent after it): seat 3 dumps 7d under its partner's Qd
+    state = played(dealt(4, COVER_HANDS, [0, 0]), (0, "6c"), (1, "Qd"), (2, "4s"))
+    assert policy(state, 3, random.Random(0)) == {"type": "play", "card": "7d"}
+
+
+def test_two_player_playouts_play_the_easy_rule_itself() -> None:
+    # the cover needs a partner: with 2 players the playout seats are the easy rule
+    covered = 0
+    for seed in range(24):
+        for state in positions((2, 4)[seed % 2], ("paulista", "mineiro")[seed // 2 % 2], seed):
+            for seat in state.to_act:
+                ours = policy(state, seat, random.Random(seed))
+                easy = easy_rule(sight(state, seat), random.Random(seed))
+                if state.players == 2:
+                    assert ours == easy
+                covered += ours != easy
+    assert covered > 0  # and with 4 the cover does come up in random play
