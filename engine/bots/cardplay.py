@@ -18,6 +18,11 @@ class CardChoice(NamedTuple):
     """"lead", "win", "tie" or "dump" (the trick is not worth a good card)."""
 
 
+def opponents_after(seat: int, players: int, played: int) -> int:
+    """Opponents still to play in the open trick after `seat`, when `played` cards are down."""
+    return sum(1 for i in range(1, players - played) if (seat + i) % 2 != seat % 2)
+
+
 def table_top(plays: Sequence[Play], strength: dict[str, int]) -> tuple[int, set[int]]:
     """The top strength on the table and the teams that hold it (empty set: no card yet)."""
     top, teams = -1, set()

@@ -7,7 +7,7 @@ from typing import Any
 from ..cards import strengths
 from ..determinize import SeatKnowledge, seat_knowledge
 from ..rules import RULESETS, TARGET_SCORE
-from .cardplay import Play
+from .cardplay import Play, opponents_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +44,7 @@ class Observation:
     @property
     def opponents_after(self) -> int:
         """Opponents still to play in the open trick after this seat."""
-        return sum(1 for i in range(1, self.players - len(self.plays))
-                   if (self.seat + i) % 2 != self.team)
+        return opponents_after(self.seat, self.players, len(self.plays))
 
     @property
     def opponents_answered(self) -> bool:

@@ -12,7 +12,7 @@ from ..knowledge import partners_seen
 from ..legal import is_blind, legal_actions
 from ..play import apply
 from ..state import MatchState
-from .cardplay import table_top
+from .cardplay import opponents_after, table_top
 from .easy import Sight, easy_rule
 from .observation import play_action, playable_cards
 
@@ -38,8 +38,7 @@ def cover_weak_partner(seen: Sight, players: int, action: dict[str, Any]) -> dic
     team = seen.seat % 2
     if teams != {team} or top >= COVER_BELOW:
         return action
-    later = ((seen.seat + k) % players for k in range(1, players - len(seen.plays)))
-    if all(seat % 2 == team for seat in later):
+    if not opponents_after(seen.seat, players, len(seen.plays)):
         return action
     above = [c for c in playable_cards(seen.legal) if seen.strength[c] > top]
     return play_action(seen.legal, min(above, key=seen.strength.__getitem__)) if above else action

@@ -92,7 +92,6 @@ def test_the_beliefs_do_not_force_the_highest_card_in_a_face_up_mao_de_ferro() -
     assert weights[0] == weights[1]
 
 
-
 # The 5s are manilhas (vira 4d); seat 0 leads, seats 0 and 2 are partners.
 COVER_HANDS = [["7c", "2c", "6c"], ["4h", "Qd", "6d"], ["Ah", "3s", "4s"],
                ["3d", "Jc", "7d"]]
