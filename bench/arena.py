@@ -5,7 +5,7 @@
     python3 bench/arena.py --quick         # a few minutes: fewer matches, reduced hard budget
     python3 bench/arena.py --pairs hard_vs_frozen_hard --players 2 --duplicates 40 --jobs 1
 
-Every pairing plays, for 2 and 4 players and both rulesets, matches in duplicate: each match
+Every pairing plays, for 2 and 4 players (6 with --players 6) and both rulesets, matches in duplicate: each match
 seed is played twice with the levels' seats swapped (level A on team 0, then on team 1). The
 seed fixes the first dealer and every deal (a deal is a function of the seed and the hand
 number), so both teams hold the same cards in the same hands as long as the two matches run
@@ -60,6 +60,9 @@ EXPERT_PAIRS = (("expert", "hard"), ("expert", "medium"), ("expert", "easy")) + 
 SEARCHERS = (*SEARCHING_LEVELS, "frozen_hard", "expert")
 """Levels that search: their pairings play fewer matches (each match costs more)."""
 CONFIGS = ((2, "paulista"), (2, "mineiro"), (4, "paulista"), (4, "mineiro"))
+SIX_PLAYER_CONFIGS = ((6, "paulista"), (6, "mineiro"))
+"""Only with --players 6: issue 24's measures are 2- and 4-player, and 6-player matches are
+the slowest."""
 QUICK_HARD_PLAYOUTS = 120
 MAX_ACTIONS = 5000
 FAR_CAP_MS = 100_000.0
@@ -187,6 +190,14 @@ def run_jobs(jobs: list[Job], workers: int) -> dict[str, dict[tuple[int, str], l
     return results
 
 
+def configs_for(players: int | None) -> tuple[tuple[int, str], ...]:
+    """The (players, ruleset) configurations a run plays: 2 and 4 players unless one count is
+    asked for (6 is played only when asked)."""
+    if players is None:
+        return CONFIGS
+    return tuple(c for c in CONFIGS + SIX_PLAYER_CONFIGS if c[0] == players)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = options(__doc__, "a few minutes: fewer matches, "
                  f"hard levels at {QUICK_HARD_PLAYOUTS} playouts per decision")
@@ -200,8 +211,8 @@ def main(argv: list[str] | None = None) -> int:
                     default=min(2, os.cpu_count() or 1),
                     help="processes playing matches (1: this process only)")
     ap.add_argument("--seed", type=int, default=1000)
-    ap.add_argument("--players", type=int, choices=(2, 4), default=None,
-                    help="only this player count (default: 2 and 4)")
+    ap.add_argument("--players", type=int, choices=(2, 4, 6), default=None,
+                    help="only this player count (default: 2 and 4; 6 only when asked)")
     ap.add_argument("--budget-ms", type=float, default=None,
                     help="time cap per decision in the matches (default: each level's own; "
                          "a far cap plays the searching levels at their work budget alone)")
@@ -219,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     uses_frozen = any("frozen_hard" in pair for pair in pairs)
     # other runs need neither git nor the history
     frozen = frozen_commit(ap, args.frozen) if uses_frozen else args.frozen
-    configs = tuple(c for c in CONFIGS if args.players in (None, c[0]))
+    configs = configs_for(args.players)
     dups = args.duplicates or (16 if args.quick else 30)
     hard_playouts = QUICK_HARD_PLAYOUTS if args.quick else None
     t_run = time.perf_counter()

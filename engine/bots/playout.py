@@ -1,7 +1,7 @@
 """The hard bot's playouts: every seat of a determinized world plays the easy rule from what it
 would see (its own cards, its partners' when shown, the table; never the world's other hidden
-cards), to the end of the hand, except that it covers a partner's weak winning card
-(cover_weak_partner)."""
+cards), to the end of the hand, except that with 4 players it covers a partner's weak winning
+card (cover_weak_partner)."""
 from __future__ import annotations
 
 import random
@@ -27,12 +27,18 @@ COVER_BELOW = 9
 (a 2) while an opponent still plays after it covers with its cheapest card above, where the
 easy rule dumps its lowest: 52.5% of 1,280 four-player matches against the `hard` without it
 at 120 playouts; thresholds 10 and 11 measured level (docs/decisions/0023)."""
+COVER_PLAYERS = 4
+"""The table size whose playout seats cover: with 6 players the same cover measured 47.5% of
+1,280 matches against the `hard` without it, and 48.5% when only the last partner to play
+covers (docs/decisions/0024)."""
 
 
 def cover_weak_partner(seen: Sight, players: int, action: dict[str, Any]) -> dict[str, Any]:
     """`action` (the easy rule's), or the cheapest card above a partner's weak winning card
-    when an opponent plays after `seen.seat` in the trick (COVER_BELOW)."""
-    if action["type"] != "play" or seen.cards is None or not seen.plays:
+    when an opponent plays after `seen.seat` in the trick (COVER_BELOW), at a table of
+    COVER_PLAYERS."""
+    if players != COVER_PLAYERS or action["type"] != "play" or seen.cards is None \
+            or not seen.plays:
         return action
     top, teams = table_top(seen.plays, seen.strength)
     team = seen.seat % 2

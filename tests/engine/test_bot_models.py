@@ -115,15 +115,29 @@ def test_a_playout_seat_dumps_under_a_partner_who_is_safe() -> None:
     assert policy(state, 3, random.Random(0)) == {"type": "play", "card": "7d"}
 
 
-def test_two_player_playouts_play_the_easy_rule_itself() -> None:
-    # the cover needs a partner: with 2 players the playout seats are the easy rule
+SIX_HANDS = [["7c", "2c", "6c"], ["4h", "Qd", "6d"], ["Ah", "3s", "4s"],
+             ["3d", "Jc", "6s"], ["Qh", "3h", "6h"], ["Jd", "Ks", "Js"]]
+
+
+def test_with_six_players_a_playout_seat_leaves_a_weak_partner_to_the_easy_rule() -> None:
+    # seats 0, 2 and 4 are partners; seat 0 holds the trick with a 7 and seat 5 plays after
+    # seat 4: at 4 players seat 4 would cover, at 6 it dumps its lowest as the easy rule does
+    state = played(dealt(6, SIX_HANDS, [0, 0]), (0, "7c"), (1, "4h"), (2, "4s"), (3, "6s"))
+    assert policy(state, 4, random.Random(0)) == {"type": "play", "card": "6h"}
+    assert easy_rule(sight(state, 4), random.Random(0)) == {"type": "play", "card": "6h"}
+
+
+def test_two_and_six_player_playouts_play_the_easy_rule_itself() -> None:
+    # the cover needs a partner and is made only at 4: with 2 or 6 players the playout seats
+    # are the easy rule
     covered = 0
-    for seed in range(24):
-        for state in positions((2, 4)[seed % 2], ("paulista", "mineiro")[seed // 2 % 2], seed):
+    for seed in range(36):
+        for state in positions((2, 4, 6)[seed % 3], ("paulista", "mineiro")[seed // 3 % 2],
+                               seed):
             for seat in state.to_act:
                 ours = policy(state, seat, random.Random(seed))
                 easy = easy_rule(sight(state, seat), random.Random(seed))
-                if state.players == 2:
+                if state.players != 4:
                     assert ours == easy
                 covered += ours != easy
     assert covered > 0  # and with 4 the cover does come up in random play

@@ -141,3 +141,12 @@ def test_a_duplicate_match_of_a_level_against_an_exploiter_counts_both_halves() 
     key, players, ruleset, wins = arena.duplicate(("easy", "never_fold", 2, "mineiro", 7, None,
                                                         None, frozen.FROZEN_COMMIT))
     assert (key, players, ruleset) == ("easy_vs_never_fold", 2, "mineiro") and 0 <= wins <= 2
+
+
+def test_six_players_are_played_only_when_asked_for() -> None:
+    assert {p for p, _ in arena.configs_for(None)} == {2, 4}
+    assert arena.configs_for(6) == ((6, "paulista"), (6, "mineiro"))
+    assert arena.configs_for(4) == ((4, "paulista"), (4, "mineiro"))
+    key, players, ruleset, wins = arena.duplicate(("easy", "random", 6, "paulista", 3, None,
+                                                        None, frozen.FROZEN_COMMIT))
+    assert (key, players, ruleset) == ("easy_vs_random", 6, "paulista") and 0 <= wins <= 2
