@@ -5,12 +5,13 @@
     python3 bench/arena.py --quick         # a few minutes: fewer matches, reduced hard budget
     python3 bench/arena.py --pairs hard_vs_frozen_hard --players 2 --duplicates 40 --jobs 1
 
-Every pairing plays, for 2 and 4 players (6 with --players 6) and both rulesets, matches in duplicate: each match
-seed is played twice with the levels' seats swapped (level A on team 0, then on team 1). The
-seed fixes the first dealer and every deal (a deal is a function of the seed and the hand
-number), so both teams hold the same cards in the same hands as long as the two matches run
-alike, and luck largely cancels. Matches are single games to 12 with default options, played
-through the engine directly (`engine.view` for the seat, then the level's bot).
+Every pairing plays, for 2 and 4 players (6 with --players 6) and both rulesets, matches in
+duplicate: each match seed is played twice with the levels' seats swapped (level A on team 0,
+then on team 1). The seed fixes the first dealer and every deal (a deal is a function of the
+seed and the hand number), so both teams hold the same cards in the same hands as long as the
+two matches run alike, and luck largely cancels. Matches are single games to 12 with default
+options, played through the engine directly (`engine.view` for the seat, then the level's
+bot).
 
 Pairings: each level against the ones below it; `hard` against `frozen_hard` (the hard level of
 the engine pinned in bench/lib/frozen.py, or of any commit given with --frozen) and against the
