@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"the rows, comma-separated (default all: {','.join(KINDS)})")
     ap.add_argument("--against", default="easy",
                     help="the opponents' level (any arena level; default easy)")
-    ap.add_argument("--players", type=int, choices=(2, 4), default=4)
+    ap.add_argument("--players", type=int, choices=(2, 4, 6), default=4)
     ap.add_argument("--pairs", type=int, default=None,
                     help="duplicate pairs per ruleset and row (default 40, 8 with --quick)")
     ap.add_argument("--playouts", type=int, default=QUICK_HARD_PLAYOUTS,

@@ -6,6 +6,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 import engine
 from bench import arena, headroom
 from engine.bots.beliefs import world_weight
@@ -27,15 +29,16 @@ def advance(players: int, seed: int, until: Any) -> engine.MatchState:
     raise AssertionError("the position never came")
 
 
-def test_a_partners_world_holds_its_true_cards_and_still_fits_the_view() -> None:
+@pytest.mark.parametrize("players", [4, 6])
+def test_a_partners_world_holds_its_true_cards_and_still_fits_the_view(players: int) -> None:
     for seed in range(12):
-        state = advance(4, seed, lambda s: s.hand.special is None and len(s.hand.tricks) == 2
-                        and s.to_act and s.hand.pending is None)
+        state = advance(players, seed, lambda s: s.hand.special is None
+                        and len(s.hand.tricks) == 2 and s.to_act and s.hand.pending is None)
         seat = state.to_act[0]
         view = engine.view(state, seat)
         world = headroom.partners_dealt(state)(view, random.Random(seed), 5)
-        partner = (seat + 2) % 4
-        assert world.hand.hands[partner] == state.hand.hands[partner]
+        for partner in range(seat % 2, players, 2):
+            assert world.hand.hands[partner] == state.hand.hands[partner]
         assert engine.view(world, seat) == view
         placed = [c for held in world.hand.hands for c in held]
         placed += [c for t in world.hand.tricks for _, c, _ in t.plays]
