@@ -23,6 +23,11 @@ decisions in normal hands where it sees its cards (no mão de onze or de ferro):
 - a face-down spot (a face-down play is legal): how often it played face down; and among
   them the dumps (the card played cannot take the trick as it stands: a face-up card on it
   ranks as high or higher), how often the dump went face down.
+- a card spot (nothing pending, two or more cards it may play): whether the card it played
+  ranks as the one the easy rule's card play (`cardplay.choose_card`) picks, by what that rule
+  would do there (lead, win, tie or dump); and for the hand's first lead, which of its three
+  cards it led (lowest, middle, highest). A partner or an opponent that reads its plays by the
+  easy rule reads them right that often.
 - mixing: every `--recheck-every`-th decision with more than one legal action is decided
   again from the same view with another random generator; the share of equal actions.
 
@@ -49,10 +54,13 @@ from bench.lib.report import last_line, log, options
 from bench.lib.showdown import view_chance
 from bench.lib.stats import wilson
 from engine.bots import choose_with
-from engine.bots.cardplay import easy_calls, simple_strength, table_top
+from engine.bots.cardplay import choose_card, easy_calls, simple_strength, table_top
 from engine.bots.observation import Observation, observe
 
 ANSWERS = ("accept", "refuse", "raise")
+INTENTS = ("lead", "win", "tie", "dump")
+"""What the easy rule's card play would do in a card spot (cardplay.CardChoice.intent)."""
+LEADS = ("lowest", "middle", "highest")
 FIFTHS = ("<.2", ".2-.4", ".4-.6", ".6-.8", ">=.8")
 """The bands of a hand's chance to win its tricks (2 players)."""
 
@@ -95,6 +103,22 @@ def record(tally: Tally, prefix: str, view: dict[str, Any], action: dict[str, An
         count(tally, f"{prefix} face_down", bool(action.get("face_down")))
         if action["type"] == "play" and is_dump(obs, action["card"]):
             count(tally, f"{prefix} face_down dump", bool(action.get("face_down")))
+    if pending is None and action["type"] == "play":
+        record_card(tally, prefix, obs, action["card"])
+
+
+def record_card(tally: Tally, prefix: str, obs: Observation, card: str) -> None:
+    """A card play with a choice (two or more cards it may play) against the easy rule's
+    card, and the hand's first lead by the rank of the card led."""
+    cards = obs.playable_cards()
+    if len(cards) < 2:
+        return
+    easy = choose_card(cards, obs.strength, obs.plays, obs.seat, obs.results)
+    count(tally, f"{prefix} card {easy.intent}", obs.strength[easy.card] == obs.strength[card])
+    if not obs.plays and not obs.results and len(cards) == 3:
+        rank = sorted(obs.strength[c] for c in cards).index(obs.strength[card])
+        for i, lead in enumerate(LEADS):
+            count(tally, f"{prefix} first_lead {lead}", rank == i)
 
 
 def is_dump(obs: Observation, card: str) -> bool:
@@ -141,6 +165,12 @@ def merge(tallies: Iterable[Tally]) -> Tally:
     return out
 
 
+def merged(tally: Tally, part: str) -> Tally:
+    """One counter, named `part`, summing every counter whose name starts with it."""
+    cells = [cell for name, cell in tally.items() if name.startswith(part)]
+    return {part: [sum(k for k, _ in cells), sum(n for _, n in cells)]}
+
+
 def share(tally: Tally, name: str) -> str:
     """How often `name` happened, with its Wilson 95% interval and its spots ('-': none)."""
     k, n = tally.get(name, (0, 0))
@@ -176,6 +206,12 @@ def report(tally: Tally, players: int) -> None:
         log(f"  answers with {good}{'+' if good == 2 else ''} good things: {cells} of {spots}")
     log(f"  face down where allowed: {share(tally, f'{p} face_down')}")
     log(f"  face down, of the dumps where allowed: {share(tally, f'{p} face_down dump')}")
+    cells = "   ".join(f"{intent} {rate(tally, f'{p} card {intent}')}" for intent in INTENTS)
+    log(f"  card plays ranked as the easy rule's, by its intent: {cells}")
+    every = f"{p} card "
+    log(f"  card plays ranked as the easy rule's, all: {share(merged(tally, every), every)}")
+    cells = "  ".join(f"{lead} {rate(tally, f'{p} first_lead {lead}')}" for lead in LEADS)
+    log(f"  the hand's first lead: {cells}")
     log(f"  same action decided again: {share(tally, f'{p} same_again')}")
 
 

@@ -35,6 +35,10 @@ def test_easy_is_profiled_as_its_rule(capsys: Any) -> None:
     assert all(k == 0 for k, _ in shares(tallies, "face_down"))
     again = shares(tallies, "same_again")
     assert sum(n for _, n in again) > 10 and all(k == n for k, n in again)
+    cards = shares(tallies, " card ")
+    assert sum(n for _, n in cards) > 20 and all(k == n for k, n in cards)
+    lowest = shares(tallies, "first_lead lowest")
+    assert sum(n for _, n in lowest) > 5 and all(k == 0 for k, _ in lowest)
 
 
 def test_two_player_bet_spots_are_also_tallied_by_the_hands_chance(capsys: Any) -> None:
@@ -94,3 +98,20 @@ def test_a_dump_is_a_card_that_cannot_take_the_trick() -> None:
                            rng)
     betting_profile.record(tally, "2p", follow, {"type": "play", "card": "6d"}, rng)
     assert tally["2p face_down dump"] == [1, 2] and tally["2p face_down"] == [1, 3]
+
+
+def test_a_card_play_is_tallied_against_the_easy_rules_card() -> None:
+    """A first lead of the lowest card, where the easy rule leads the highest, misses the
+    rule's card and counts as a lowest lead; a follow with a dearer winner than the cheapest
+    misses it too, and is no first lead."""
+    state = fixed(2, [["4c", "Kh", "3s"], ["6d", "7d", "Qd"]])
+    tally: betting_profile.Tally = {}
+    betting_profile.record_card(tally, "2p", observe(engine.view(state, 0)), "4c")
+    assert tally == {"2p card lead": [0, 1], "2p first_lead lowest": [1, 1],
+                     "2p first_lead middle": [0, 1], "2p first_lead highest": [0, 1]}
+    state = play(state, (0, "4c"))
+    tally = {}
+    betting_profile.record_card(tally, "2p", observe(engine.view(state, 1)), "7d")
+    assert tally == {"2p card win": [0, 1]}
+    betting_profile.record_card(tally, "2p", observe(engine.view(state, 1)), "6d")
+    assert tally == {"2p card win": [1, 2]}
