@@ -34,8 +34,9 @@ import platform
 import random
 import sys
 import time
-from functools import lru_cache, partial
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from functools import cache, partial
+from typing import Any, NamedTuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -47,7 +48,13 @@ from bench.lib.frozen import FROZEN_COMMIT, add_frozen_option, frozen_bot, froze
 from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import percentile, wilson
-from engine.bots import BOTS, DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS, SEARCHING_LEVELS, choose_with
+from engine.bots import (
+    BOTS,
+    DEFAULT_BUDGET_MS,
+    DEFAULT_PLAYOUTS,
+    SEARCHING_LEVELS,
+    choose_with,
+)
 from engine.bots.expert import choose_expert
 from engine.bots.hard import choose_hard
 from engine.state import MatchState
@@ -82,7 +89,7 @@ def all_pairs(quick: bool = False) -> tuple[tuple[str, str], ...]:
     return LADDER + HARD_CHECKS + (QUICK_EXPERT_PAIRS if quick else EXPERT_PAIRS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def bot_for(level: str, hard_playouts: int | None, frozen: str = FROZEN_COMMIT) -> Bot:
     """The bot of `level` (built-in, frozen_hard: the hard level of commit `frozen`, or an
     exploiter), hard levels at `hard_playouts` (None: their default)."""
