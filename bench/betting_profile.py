@@ -165,10 +165,11 @@ def merge(tallies: Iterable[Tally]) -> Tally:
     return out
 
 
-def merged(tally: Tally, part: str) -> Tally:
-    """One counter, named `part`, summing every counter whose name starts with it."""
-    cells = [cell for name, cell in tally.items() if name.startswith(part)]
-    return {part: [sum(k for k, _ in cells), sum(n for _, n in cells)]}
+def prefix_total(tally: Tally, prefix: str) -> Tally:
+    """A tally of one counter, named `prefix`: the sum of every counter whose name starts
+    with it (`merge` sums tallies counter by counter; this sums counters within one)."""
+    cells = [cell for name, cell in tally.items() if name.startswith(prefix)]
+    return {prefix: [sum(k for k, _ in cells), sum(n for _, n in cells)]}
 
 
 def share(tally: Tally, name: str) -> str:
@@ -209,7 +210,7 @@ def report(tally: Tally, players: int) -> None:
     cells = "   ".join(f"{intent} {rate(tally, f'{p} card {intent}')}" for intent in INTENTS)
     log(f"  card plays ranked as the easy rule's, by its intent: {cells}")
     every = f"{p} card "
-    log(f"  card plays ranked as the easy rule's, all: {share(merged(tally, every), every)}")
+    log(f"  card plays ranked as the easy rule's, all: {share(prefix_total(tally, every), every)}")
     cells = "  ".join(f"{lead} {rate(tally, f'{p} first_lead {lead}')}" for lead in LEADS)
     log(f"  the hand's first lead: {cells}")
     log(f"  same action decided again: {share(tally, f'{p} same_again')}")
