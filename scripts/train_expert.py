@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Train the expert level's betting strategy and write its table.
 
-    python3 scripts/train_expert.py --seed 1 --iterations 1500000 --minutes 27
+    python3 scripts/train_expert.py --seed 1 --iterations 1200000 --minutes 25
 
 External-sampling MCCFR (engine/bots/cfr.py) over the abstract betting game of a 2-player
-hand, both rulesets (engine/bots/abstraction.py), in one process; writes the average strategy
+hand, both rulesets (engine/bots/abstraction.py), its cards played by --card-play (perfect, the
+default and the shipped table's; easy, the table before docs/decisions/0029), in one process; writes the average strategy
 to --out (default engine/bots/data/expert_table.json.gz), every --checkpoint iterations and at
 the end. `meta` records the seed, the iterations done and the declared budget (--minutes, the
 cap on one core). The same seed, iterations and cap give the same bytes, as long as the cap is
@@ -24,19 +25,28 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from engine.bots.abstraction import BAND_FLOORS, CLASS_FLOORS, State, TrucoBetting
+from engine.bots.abstraction import (
+    BAND_FLOORS,
+    CARD_PLAYS,
+    CLASS_FLOORS,
+    State,
+    TrucoBetting,
+)
 from engine.bots.cfr import Solver, normalized
 from engine.bots.strategy_table import TABLE_PATH, encode
 
 
-def write(solver: Solver[State], path: Path, seed: int, minutes: float | None) -> None:
+def write(solver: Solver[State], path: Path, seed: int, minutes: float | None,
+          card_play: str) -> None:
     meta = {"algorithm": "external-sampling MCCFR, average strategy",
             "game": "2-player hand betting, paulista and mineiro (engine/bots/abstraction.py)",
+            "card_play": card_play,
             "class_floors": list(CLASS_FLOORS), "band_floors": list(BAND_FLOORS),
             "seed": seed, "iterations": solver.iterations, "minutes_one_core": minutes,
             "infosets": len(solver.totals),
             "command": f"scripts/train_expert.py --seed {seed} --iterations {solver.iterations}"
-                       + ("" if minutes is None else f" --minutes {minutes:g}")}
+                       + ("" if minutes is None else f" --minutes {minutes:g}")
+                       + ("" if card_play == CARD_PLAYS[0] else f" --card-play {card_play}")}
     strategy = {k: normalized(v) for k, v in solver.totals.items() if sum(v) > 0.0}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -53,8 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checkpoint", type=int, default=250_000,
                     help="write the table every this many iterations")
     ap.add_argument("--out", type=Path, default=TABLE_PATH)
+    ap.add_argument("--card-play", choices=CARD_PLAYS, default=CARD_PLAYS[0],
+                    help="how the abstract game plays the cards (default %(default)s)")
     args = ap.parse_args(argv)
-    solver: Solver[State] = Solver(TrucoBetting())
+    solver: Solver[State] = Solver(TrucoBetting(args.card_play))
     rng = random.Random(args.seed)
     start = time.perf_counter()
     deadline = None if args.minutes is None else start + 60.0 * args.minutes
@@ -69,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
                 print("minutes cap reached", file=sys.stderr)
                 break
         if done % args.checkpoint == 0:
-            write(solver, args.out, args.seed, args.minutes)
-    write(solver, args.out, args.seed, args.minutes)
+            write(solver, args.out, args.seed, args.minutes, args.card_play)
+    write(solver, args.out, args.seed, args.minutes, args.card_play)
     elapsed = time.perf_counter() - start
     print(f"wrote {args.out}: {solver.iterations} iterations, {len(solver.totals)} infosets, "
           f"{elapsed / 60:.1f} minutes", file=sys.stderr)

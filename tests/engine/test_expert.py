@@ -11,8 +11,15 @@ import pytest
 
 import engine
 from engine.bots import choose_with
-from engine.bots.abstraction import ANSWER, BET, TrucoBetting, deal_course, settle
-from engine.bots.cardplay import choose_card
+from engine.bots.abstraction import (
+    ANSWER,
+    BET,
+    CARD_PLAYS,
+    TrucoBetting,
+    deal_course,
+    perfect_play,
+    settle,
+)
 from engine.bots.cfr import TERMINAL, Solver, best_response, expected_value
 from engine.bots.expert import choose_expert, covers
 from engine.bots.hard import choose_hard
@@ -77,10 +84,12 @@ def hand_pair(ruleset: str, rng: random.Random) -> tuple[list[list[str]], str | 
     return [cards[0:3], cards[3:6]], cards[6] if ruleset == "paulista" else None
 
 
+@pytest.mark.parametrize("card_play", CARD_PLAYS)
 @pytest.mark.parametrize("ruleset", ["paulista", "mineiro"])
-def test_the_abstract_game_reads_each_real_decision_as_the_engine_plays_it(ruleset: str) -> None:
+def test_the_abstract_game_reads_each_real_decision_as_the_engine_plays_it(
+        ruleset: str, card_play: str) -> None:
     rng = random.Random(ruleset)
-    game = TrucoBetting()
+    game = TrucoBetting(card_play)
     for _ in range(150):
         hands, vira = hand_pair(ruleset, rng)
         score = (rng.randrange(RULESETS[ruleset].special_at), rng.randrange(
@@ -88,9 +97,8 @@ def test_the_abstract_game_reads_each_real_decision_as_the_engine_plays_it(rules
         state, _ = engine.new_match(players=2, ruleset=ruleset, seed=1, start_score=list(score),
                                     deals=[{"vira": vira, "hands": hands}],
                                     options={"first_dealer": 1})
-        node = settle(deal_course(ruleset, (hands[0], hands[1]), vira, score), 0, 0,
-                      RULESETS[ruleset].base, -1)
-        table = strengths(ruleset, vira)
+        course = deal_course(ruleset, (hands[0], hands[1]), vira, score, card_play)
+        node = settle(course, 0, 0, RULESETS[ruleset].base, -1)
         while state.hand.number == 1 and state.status == "active":
             seat = state.to_act[0]
             legal = engine.legal_actions(state, seat)
@@ -111,8 +119,7 @@ def test_the_abstract_game_reads_each_real_decision_as_the_engine_plays_it(rules
                                                               if a["type"] == body["type"]))
                     continue
             h = state.hand
-            results = [t.winner_team for t in h.tricks if t.done]
-            card = choose_card(h.hands[seat], table, h.tricks[-1].plays, seat, results).card
+            card = course.tricks[len(h.tricks) - 1].cards[len(h.tricks[-1].plays)]
             state, _ = engine.apply(state, seat, {"type": "play", "card": card})
         assert game.player(node) == TERMINAL
         last = state.last_hand
@@ -122,6 +129,45 @@ def test_the_abstract_game_reads_each_real_decision_as_the_engine_plays_it(rules
             assert winner == -1
         else:
             assert (last["winner_team"], last["points"]) == (winner, points)
+
+
+def engine_result(state: engine.MatchState) -> int:
+    """The hand's result for seat 0 (1 won, 0 void, -1 lost) when both seats play the rest of it
+    seeing each other's cards, searched move by move through the engine's own rules."""
+    if state.hand.number != 1:
+        last = state.last_hand
+        assert last is not None
+        return 0 if last["reason"] == "void" else 1 if last["winner_team"] == 0 else -1
+    seat = state.to_act[0]
+    results = [engine_result(engine.apply(state, seat, action)[0])
+               for action in engine.legal_actions(state, seat) if action["type"] == "play"]
+    return max(results) if seat == 0 else min(results)
+
+
+@pytest.mark.parametrize("ruleset", ["paulista", "mineiro"])
+def test_the_abstract_card_play_is_the_engines_perfect_information_result(ruleset: str) -> None:
+    rng = random.Random(f"perfect {ruleset}")
+    cheapest_leads = 0
+    for _ in range(40):
+        hands, vira = hand_pair(ruleset, rng)
+        state, _ = engine.new_match(players=2, ruleset=ruleset, seed=1,
+                                    deals=[{"vira": vira, "hands": hands}],
+                                    options={"first_dealer": 1, "face_down": False})
+        expected = engine_result(state)
+        table = strengths(ruleset, vira)
+        result, lead, _ = perfect_play(hands, table, [], 0)
+        assert result == expected
+        course = deal_course(ruleset, (hands[0], hands[1]), vira, (0, 0))
+        assert course.winner == (None if expected == 0 else 0 if expected == 1 else 1)
+        assert course.tricks[0].cards[0] == lead
+        cheapest_leads += lead == min(hands[0], key=table.__getitem__)
+    assert 0 < cheapest_leads < 40  # the cheapest lead is often, not always, the best
+
+
+def test_the_abstract_card_play_is_one_of_the_known_ones() -> None:
+    assert TrucoBetting().card_play == "perfect"
+    with pytest.raises(ValueError, match="card_play"):
+        TrucoBetting("search")
 
 
 # --- the table -------------------------------------------------------------------------------
