@@ -4,11 +4,11 @@
     python3 scripts/train_expert.py --seed 1 --iterations 1200000 --minutes 25
 
 External-sampling MCCFR (engine/bots/cfr.py) over the abstract betting game of a 2-player
-hand, both rulesets (engine/bots/abstraction.py), its cards played by --card-play (perfect, the
-default and the shipped table's; easy, the table before docs/decisions/0029), in one process; writes the average strategy
-to --out (default engine/bots/data/expert_table.json.gz), every --checkpoint iterations and at
-the end. `meta` records the seed, the iterations done and the declared budget (--minutes, the
-cap on one core). The same seed, iterations and cap give the same bytes, as long as the cap is
+hand, both rulesets (engine/bots/abstraction.py), its cards played by --card-play (perfect,
+the default and the shipped table's; easy, the table before docs/decisions/0029), in one
+process; writes the average strategy to --out (default engine/bots/data/expert_table.json.gz),
+every --checkpoint iterations and at the end. `meta` records the seed, the iterations done, the
+card play and the declared budget (--minutes, the cap on one core). The same seed, iterations and cap give the same bytes, as long as the cap is
 not what stopped the run (then `meta.iterations` holds how many were done; pass that number
 to reproduce the file). Prints progress to stderr and the elapsed time at the end.
 """

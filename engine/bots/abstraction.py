@@ -139,6 +139,7 @@ def deal_course(ruleset: str, hands: tuple[list[str], list[str]], vira: str | No
     held = [list(hands[0]), list(hands[1])]
     bands = ((score_band(score[0]), score_band(score[1])),
              (score_band(score[1]), score_band(score[0])))
+    line = perfect_play(held, table, [], 0)[1] if card_play == "perfect" else ()
     tricks: list[Trick] = []
     course: list[TrickCourse] = []
     leader = 0
@@ -148,12 +149,12 @@ def deal_course(ruleset: str, hands: tuple[list[str], list[str]], vira: str | No
         done = [t.winner_team for t in tricks]
         results = tuple("".join("t" if r is None else "w" if r == p else "l" for r in done)
                         for p in (0, 1))
-        if card_play == "easy":
+        if line:
+            lead, reply = line[len(tricks)]
+        else:
             lead = choose_card(held[leader], table, [], leader, done).card
             reply = choose_card(held[follower], table, [(leader, lead, False)], follower,
                                 done).card
-        else:
-            _, lead, reply = perfect_play(held, table, tricks, leader)
         best = max(table[c] for c in held[follower])
         prefix = tuple(key_prefix(ruleset, bands[p], len(tricks) + 1, results[p], p == leader)
                        for p in (0, 1))
@@ -163,44 +164,57 @@ def deal_course(ruleset: str, hands: tuple[list[str], list[str]], vira: str | No
                                   (prefix[0], prefix[1])))
         held[leader].remove(lead)
         held[follower].remove(reply)
-        a, b = table[lead], table[reply]
-        winner = leader if a > b else follower if b > a else None
-        tricks.append(Trick(leader, [], winner, winner is None, True))
-        leader = leader if winner is None else winner
+        tricks.append(_trick(leader, table[lead], table[reply]))
+        leader = _next_leader(tricks[-1])
         outcome = hand_outcome(tricks)
     won = None if outcome == ALL_TIES else int(outcome)
     return Deal(ruleset, score, RULESETS[ruleset].ladder, tuple(course), won,
                 game_chance(ruleset, *score))
 
 
+def _trick(leader: int, lead: int, reply: int) -> Trick:
+    """The done trick in which `leader` led a card of strength `lead` and the other player
+    answered with one of strength `reply`."""
+    winner = leader if lead > reply else 1 - leader if reply > lead else None
+    return Trick(leader, [], winner, winner is None, True)
+
+
+def _next_leader(trick: Trick) -> int:
+    """Who leads after `trick`: its winner, or its leader again after a tie."""
+    return trick.leader if trick.winner_team is None else trick.winner_team
+
+
+Line = tuple[tuple[str, str], ...]
+"""The (lead, reply) cards of each trick from now to the end of the hand."""
+
+
 def perfect_play(held: Sequence[Sequence[str]], table: dict[str, int], tricks: list[Trick],
-                 leader: int) -> tuple[int, str, str]:
+                 leader: int) -> tuple[int, Line]:
     """The rest of a 2-player hand played as if each player saw the other's cards: the result
-    for player 0 (1 won, 0 void, -1 lost), with the card `leader` leads now and the card the
-    other plays to it. `held` holds each player's cards, `tricks` the done tricks; on equal
-    results the cheaper card is played."""
+    for player 0 (1 won, 0 void, -1 lost) and the cards played to reach it, `leader` leading
+    now. `held` holds each player's cards, `tricks` the done tricks; on equal results the
+    cheaper card is played."""
     follower = 1 - leader
     sign = 1 if leader == 0 else -1  # the leader maximises sign * result, the follower not
-    best: tuple[int, str, str] | None = None
+    best: tuple[int, Line] | None = None
     for lead in sorted(held[leader], key=table.__getitem__):
-        answer: tuple[int, str] | None = None
+        answer: tuple[int, Line] | None = None
         for reply in sorted(held[follower], key=table.__getitem__):
-            a, b = table[lead], table[reply]
-            winner = leader if a > b else follower if b > a else None
-            after = [*tricks, Trick(leader, [], winner, winner is None, True)]
+            after = [*tricks, _trick(leader, table[lead], table[reply])]
             outcome = hand_outcome(after)
+            rest: Line = ()
             if outcome is None:
-                rest = [list(held[0]), list(held[1])]
-                rest[leader].remove(lead)
-                rest[follower].remove(reply)
-                result = perfect_play(rest, table, after, leader if winner is None else winner)[0]
+                left = [list(held[0]), list(held[1])]
+                left[leader].remove(lead)
+                left[follower].remove(reply)
+                result, rest = perfect_play(left, table, after, _next_leader(after[-1]))
             else:
                 result = 0 if outcome == ALL_TIES else 1 if outcome == 0 else -1
             if answer is None or sign * result < sign * answer[0]:
-                answer = (result, reply)
+                answer = (result, ((lead, reply), *rest))
         assert answer is not None
         if best is None or sign * answer[0] > sign * best[0]:
-            best = (answer[0], lead, answer[1])
+            best = answer
     assert best is not None
     return best
 

@@ -155,11 +155,12 @@ def test_the_abstract_card_play_is_the_engines_perfect_information_result(rulese
                                     options={"first_dealer": 1, "face_down": False})
         expected = engine_result(state)
         table = strengths(ruleset, vira)
-        result, lead, _ = perfect_play(hands, table, [], 0)
+        result, line = perfect_play(hands, table, [], 0)
         assert result == expected
         course = deal_course(ruleset, (hands[0], hands[1]), vira, (0, 0))
         assert course.winner == (None if expected == 0 else 0 if expected == 1 else 1)
-        assert course.tricks[0].cards[0] == lead
+        assert tuple(t.cards for t in course.tricks) == line
+        lead = line[0][0]
         cheapest_leads += lead == min(hands[0], key=table.__getitem__)
     assert 0 < cheapest_leads < 40  # the cheapest lead is often, not always, the best
 
