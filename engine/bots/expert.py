@@ -1,10 +1,11 @@
 """The `expert` level: a betting strategy computed offline by CFR, and a card search that reads
 the opponents' calls through that strategy.
 
-Betting (a call on its turn, an answer to a call) is drawn with `rng` from the mixed strategy
-of the shipped table (strategy_table.py, trained by scripts/train_expert.py over the abstract
-game of abstraction.py) at the seat's information set (reading.py), so its bluffs are balanced.
-Card play is a determinized search like the hard level's, with each world weighted by how
+A call on its turn (play on or raise) is drawn with `rng` from the mixed strategy of the
+shipped table (strategy_table.py, trained by scripts/train_expert.py over the abstract game of
+abstraction.py) at the seat's information set (reading.py), so its bluffs are balanced. A call
+to answer is answered by the hard level's search: the table's answers lost to it, most against
+`medium` (decision 0030). Card play is a determinized search like the hard level's, with each world weighted by how
 likely the table makes the opponents' calls of the hand given that world's cards, times the
 hard level's card-play likelihood (beliefs.world_weight).
 
@@ -50,18 +51,13 @@ def choose_expert(view: dict[str, Any], rng: random.Random, *, budget_ms: float 
     seat = int(view["you"]["seat"])
     structure = determinize(view, random.Random(0))  # public facts; the seat's cards are real
     made, now = replay(structure.hand.calls, view["ruleset"])
-    h = structure.hand
-    key = key_at(structure, seat, len(h.tricks) - 1, len(h.tricks[-1].plays), now)
-    probs = table.probabilities(key)
+    if now.pending:  # answers by the search: the table's lost to it (decision 0030)
+        return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
     call = next((a for a in legal if a["type"] == "raise"), None)
-    if now.pending:
-        if probs is None:
-            return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
-        answers: list[dict[str, Any] | None] = [{"type": "accept"}, {"type": "refuse"}, call]
-        answer = answers[_draw(probs, [a is not None for a in answers[:len(probs)]], rng)]
-        assert answer is not None
-        return dict(answer)
     if call is not None:
+        h = structure.hand
+        key = key_at(structure, seat, len(h.tricks) - 1, len(h.tricks[-1].plays), now)
+        probs = table.probabilities(key)
         if probs is None:
             return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
         if _draw(probs, [True, True], rng) == BET.index("raise"):

@@ -286,6 +286,26 @@ def test_betting_follows_the_table_mixed_strategy() -> None:
     assert raises / 300 == pytest.approx(probs[1], abs=0.1)
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("ruleset", ["paulista", "mineiro"])
+def test_a_call_is_answered_by_the_hard_search(players: int, ruleset: str) -> None:
+    answered = 0
+    for deal_seed in range(3):
+        state, _ = engine.new_match(players=players, ruleset=ruleset, seed=deal_seed)
+        caller = state.to_act[0]
+        call = next(a for a in engine.legal_actions(state, caller) if a["type"] == "raise")
+        state, _ = engine.apply(state, caller, call)
+        for seat in state.to_act:
+            view = engine.view(state, seat)
+            assert covers(view) and view["hand"]["pending"] is not None
+            for seed in range(3):
+                assert choose_expert(view, random.Random(seed), playouts=FAST,
+                                     budget_ms=60_000) == \
+                    choose_hard(view, random.Random(seed), playouts=FAST, budget_ms=60_000)
+            answered += 1
+    assert answered >= 3
+
+
 @pytest.mark.parametrize("config", [
     {"start_score": [11, 3]}, {"start_score": [11, 11]},
     {"options": {"first_dealer": 1, "raise_cap": "no_raise_if_accept_wins"}},
