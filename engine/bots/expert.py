@@ -1,13 +1,15 @@
 """The `expert` level: a betting strategy computed offline by CFR, and a card search that reads
 the opponents' calls through that strategy.
 
-A call on its turn (play on or raise) is drawn with `rng` from the mixed strategy of the
-shipped table (strategy_table.py, trained by scripts/train_expert.py over the abstract game of
-abstraction.py) at the seat's information set (reading.py), so its bluffs are balanced. A call
-to answer is answered by the hard level's search: the table's answers lost to it, most against
-`medium` (decision 0030). Card play is a determinized search like the hard level's, with each world weighted by how
-likely the table makes the opponents' calls of the hand given that world's cards, times the
-hard level's card-play likelihood (beliefs.world_weight).
+With 2 players a call on its turn (play on or raise) is drawn with `rng` from the mixed
+strategy of the shipped table (strategy_table.py, trained by scripts/train_expert.py over the
+abstract game of abstraction.py) at the seat's information set (reading.py), so its bluffs are
+balanced. A call to answer, and with 4 or 6 players any spot where it may raise, is decided by
+the hard level's search: the table's answers lost to it, most against `medium`, and so did its
+raises with partners (decision 0030). Card play is a determinized search like the hard
+level's, with each world weighted by how likely the table makes the opponents' calls of the
+hand given that world's cards, times the hard level's card-play likelihood
+(beliefs.world_weight).
 
 Hands and options the abstraction does not cover (`covers`: mão de onze and de ferro, raise
 caps, all_ties mao_team, forced highest cards, and with 4 or 6 players any response mode but
@@ -51,16 +53,17 @@ def choose_expert(view: dict[str, Any], rng: random.Random, *, budget_ms: float 
     seat = int(view["you"]["seat"])
     structure = determinize(view, random.Random(0))  # public facts; the seat's cards are real
     made, now = replay(structure.hand.calls, view["ruleset"])
-    if now.pending:  # answers by the search: the table's lost to it (decision 0030)
-        return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
     call = next((a for a in legal if a["type"] == "raise"), None)
+    if now.pending or (call is not None and view["players"] > 2):
+        # the search's answers, and its bets with partners, beat the table's (decision 0030)
+        return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
     if call is not None:
         h = structure.hand
         key = key_at(structure, seat, len(h.tricks) - 1, len(h.tricks[-1].plays), now)
         probs = table.probabilities(key)
         if probs is None:
             return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
-        if _draw(probs, [True, True], rng) == BET.index("raise"):
+        if _raises(probs, rng):
             return dict(call)
     plays = [a for a in legal if a["type"] == "play"]
     if len(plays) == 1:
@@ -68,19 +71,11 @@ def choose_expert(view: dict[str, Any], rng: random.Random, *, budget_ms: float 
     return search_card(view, plays, rng, table, made, budget_ms=budget_ms, playouts=playouts)
 
 
-def _draw(probs: list[float], allowed: list[bool], rng: random.Random) -> int:
-    """An index drawn with `probs` among the `allowed` ones (the first allowed one when they
-    all have probability 0)."""
-    weights = [p if ok else 0.0 for p, ok in zip(probs, allowed)]
-    total = sum(weights)
-    if total <= 0.0:
-        return allowed.index(True)
-    x = rng.random() * total
-    for i, w in enumerate(weights):
-        x -= w
-        if x < 0.0 and w > 0.0:
-            return i
-    return max(range(len(weights)), key=weights.__getitem__)
+def _raises(probs: list[float], rng: random.Random) -> bool:
+    """Whether a draw from the table's mix `probs` (over BET) is a raise; never when the mix
+    is all zeros."""
+    total = sum(probs)
+    return total > 0.0 and rng.random() * total >= probs[BET.index("play")]
 
 
 def search_card(view: dict[str, Any], plays: list[dict[str, Any]], rng: random.Random,

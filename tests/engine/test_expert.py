@@ -306,6 +306,19 @@ def test_a_call_is_answered_by_the_hard_search(players: int, ruleset: str) -> No
     assert answered >= 3
 
 
+@pytest.mark.parametrize("players", [4, 6])
+@pytest.mark.parametrize("ruleset", ["paulista", "mineiro"])
+def test_with_partners_a_spot_that_may_raise_is_the_hard_searchs(players: int,
+                                                                 ruleset: str) -> None:
+    for deal_seed in range(3):
+        state, _ = engine.new_match(players=players, ruleset=ruleset, seed=deal_seed)
+        view = engine.view(state, state.to_act[0])
+        assert covers(view) and any(a["type"] == "raise" for a in view["legal_actions"])
+        for seed in range(3):
+            assert choose_expert(view, random.Random(seed), playouts=FAST, budget_ms=60_000) == \
+                choose_hard(view, random.Random(seed), playouts=FAST, budget_ms=60_000)
+
+
 @pytest.mark.parametrize("config", [
     {"start_score": [11, 3]}, {"start_score": [11, 11]},
     {"options": {"first_dealer": 1, "raise_cap": "no_raise_if_accept_wins"}},
