@@ -1,12 +1,13 @@
 """The `expert` level: a betting strategy computed offline by CFR, and a card search that reads
 the opponents' calls through that strategy.
 
-With 2 players a call on its turn (play on or raise) is drawn with `rng` from the mixed
-strategy of the shipped table (strategy_table.py, trained by scripts/train_expert.py over the
-abstract game of abstraction.py) at the seat's information set (reading.py), so its bluffs are
-balanced. A call to answer, and with 4 or 6 players any spot where it may raise, is decided by
-the hard level's search: the table's answers lost to it, most against `medium`, and so did its
-raises with partners (decision 0030). Card play is a determinized search like the hard
+With 2 players, in the third trick, a call on its turn (play on or raise) is drawn with `rng`
+from the mixed strategy of the shipped table (strategy_table.py, trained by
+scripts/train_expert.py over the abstract game of abstraction.py) at the seat's information
+set (reading.py), so its late bluffs are balanced. A call to answer, and any other spot where
+it may raise, is decided by the hard level's search: the table's answers lost to it, most
+against `medium`, and so did its raises with partners and in tricks 1 and 2 (decision 0030).
+Card play is a determinized search like the hard
 level's, with each world weighted by how likely the table makes the opponents' calls of the
 hand given that world's cards, times the hard level's card-play likelihood
 (beliefs.world_weight).
@@ -28,6 +29,9 @@ from .hard import choose_hard, search
 from .reading import Betting, key_at, replay
 from .strategy_table import StrategyTable, shipped_table
 
+TABLE_TRICK = 3
+"""The trick whose bets (play on or raise) the table draws, with 2 players; `hard`'s search
+makes the others. Its balanced third-trick raises beat `hard`'s late bluffs (decision 0030)."""
 LEAST_LIKELY = 0.05
 """The smallest factor one opponent call gives a world: nothing is ruled out (people bluff,
 and other bots play other strategies)."""
@@ -54,8 +58,9 @@ def choose_expert(view: dict[str, Any], rng: random.Random, *, budget_ms: float 
     structure = determinize(view, random.Random(0))  # public facts; the seat's cards are real
     made, now = replay(structure.hand.calls, view["ruleset"])
     call = next((a for a in legal if a["type"] == "raise"), None)
-    if now.pending or (call is not None and view["players"] > 2):
-        # the search's answers, and its bets with partners, beat the table's (decision 0030)
+    table_bets = view["players"] == 2 and len(structure.hand.tricks) == TABLE_TRICK
+    if now.pending or (call is not None and not table_bets):
+        # the search's answers and most of its bets beat the table's (decision 0030)
         return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
     if call is not None:
         h = structure.hand

@@ -273,14 +273,18 @@ def test_the_same_view_and_seed_give_the_same_action() -> None:
             assert decide(view, i) == decide(view, i)
 
 
-def test_betting_follows_the_table_mixed_strategy() -> None:
-    # seat 0, the mão, with nothing called: the table's play/raise mix at its key
-    state, _ = engine.new_match(players=2, seed=5, options={"first_dealer": 1})
+def test_third_trick_betting_follows_the_table_mixed_strategy() -> None:
+    # seat 1 wins trick 1, seat 0 trick 2 and leads trick 3 with nothing called
+    deal = {"vira": "2d", "hands": [["4c", "7h", "4d"], ["5c", "6h", "Qs"]]}  # 4d: a bluff spot
+    state, _ = engine.new_match(players=2, seed=5, deals=[deal], options={"first_dealer": 1})
+    for seat, card in ((0, "4c"), (1, "5c"), (1, "6h"), (0, "7h")):
+        state, _ = engine.apply(state, seat, {"type": "play", "card": card})
+    assert state.to_act == [0] and len(state.hand.tricks) == 3
     view = engine.view(state, 0)
     structure = determinize(view, random.Random(0))
     _, now = replay(structure.hand.calls, "paulista")
-    probs = shipped_table().probabilities(key_at(structure, 0, 0, 0, now))
-    assert probs is not None
+    probs = shipped_table().probabilities(key_at(structure, 0, 2, 0, now))
+    assert probs is not None and 0.1 < probs[1] < 0.9
     raises = sum(choose_expert(view, random.Random(s), playouts=FAST)["type"] == "raise"
                  for s in range(300))
     assert raises / 300 == pytest.approx(probs[1], abs=0.1)
@@ -306,10 +310,10 @@ def test_a_call_is_answered_by_the_hard_search(players: int, ruleset: str) -> No
     assert answered >= 3
 
 
-@pytest.mark.parametrize("players", [4, 6])
+@pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("ruleset", ["paulista", "mineiro"])
-def test_with_partners_a_spot_that_may_raise_is_the_hard_searchs(players: int,
-                                                                 ruleset: str) -> None:
+def test_a_first_trick_spot_that_may_raise_is_the_hard_searchs(players: int,
+                                                               ruleset: str) -> None:
     for deal_seed in range(3):
         state, _ = engine.new_match(players=players, ruleset=ruleset, seed=deal_seed)
         view = engine.view(state, state.to_act[0])
