@@ -8,9 +8,10 @@ hand, both rulesets (engine/bots/abstraction.py), its cards played by --card-pla
 the default and the shipped table's; easy, the table before docs/decisions/0029), in one
 process; writes the average strategy to --out (default engine/bots/data/expert_table.json.gz),
 every --checkpoint iterations and at the end. `meta` records the seed, the iterations done, the
-card play and the declared budget (--minutes, the cap on one core). The same seed, iterations and cap give the same bytes, as long as the cap is
-not what stopped the run (then `meta.iterations` holds how many were done; pass that number
-to reproduce the file). Prints progress to stderr and the elapsed time at the end.
+card play and the declared budget (--minutes, the cap on one core). The same seed, iterations
+and cap give the same bytes, as long as the cap is not what stopped the run (then
+`meta.iterations` holds how many were done; pass that number to reproduce the file). Prints
+progress to stderr and the elapsed time at the end.
 """
 from __future__ import annotations
 

@@ -7,10 +7,9 @@ scripts/train_expert.py over the abstract game of abstraction.py) at the seat's 
 set (reading.py), so its late bluffs are balanced. A call to answer, and any other spot where
 it may raise, is decided by the hard level's search: the table's answers lost to it, most
 against `medium`, and so did its raises with partners and in tricks 1 and 2 (decision 0030).
-Card play is a determinized search like the hard
-level's, with each world weighted by how likely the table makes the opponents' calls of the
-hand given that world's cards, times the hard level's card-play likelihood
-(beliefs.world_weight).
+Card play is a determinized search like the hard level's, with each world weighted by how
+likely the table makes the opponents' calls of the hand given that world's cards, times the
+hard level's card-play likelihood (beliefs.world_weight).
 
 Hands and options the abstraction does not cover (`covers`: mão de onze and de ferro, raise
 caps, all_ties mao_team, forced highest cards, and with 4 or 6 players any response mode but
@@ -26,6 +25,7 @@ from ..state import MatchState
 from .abstraction import ANSWER, BET
 from .beliefs import world_weight
 from .hard import choose_hard, search
+from .observation import observe
 from .reading import Betting, key_at, replay
 from .strategy_table import StrategyTable, shipped_table
 
@@ -50,27 +50,26 @@ def choose_expert(view: dict[str, Any], rng: random.Random, *, budget_ms: float 
                   playouts: int | None = None) -> dict[str, Any]:
     """The expert level's choice among the view's legal actions (`playouts` and `budget_ms`
     bound the card search as the hard level's)."""
-    legal = view["legal_actions"]
     if not covers(view):
         return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
-    table = shipped_table()
-    seat = int(view["you"]["seat"])
-    structure = determinize(view, random.Random(0))  # public facts; the seat's cards are real
-    made, now = replay(structure.hand.calls, view["ruleset"])
-    call = next((a for a in legal if a["type"] == "raise"), None)
-    table_bets = view["players"] == 2 and len(structure.hand.tricks) == TABLE_TRICK
-    if now.pending or (call is not None and not table_bets):
+    obs = observe(view)
+    call = obs.raise_action()
+    table_bets = obs.players == 2 and len(obs.results) + 1 == TABLE_TRICK
+    if obs.pending is not None or (call is not None and not table_bets):
         # the search's answers and most of its bets beat the table's (decision 0030)
         return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
+    table = shipped_table()
+    structure = determinize(view, random.Random(0))  # public facts; the seat's cards are real
+    made, now = replay(structure.hand.calls, view["ruleset"])
     if call is not None:
         h = structure.hand
-        key = key_at(structure, seat, len(h.tricks) - 1, len(h.tricks[-1].plays), now)
+        key = key_at(structure, obs.seat, len(h.tricks) - 1, len(h.tricks[-1].plays), now)
         probs = table.probabilities(key)
         if probs is None:
             return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
         if _raises(probs, rng):
             return dict(call)
-    plays = [a for a in legal if a["type"] == "play"]
+    plays = [a for a in obs.legal if a["type"] == "play"]
     if len(plays) == 1:
         return dict(plays[0])
     return search_card(view, plays, rng, table, made, budget_ms=budget_ms, playouts=playouts)

@@ -290,6 +290,13 @@ def test_third_trick_betting_follows_the_table_mixed_strategy() -> None:
     assert raises / 300 == pytest.approx(probs[1], abs=0.1)
 
 
+def assert_decided_by_hard(view: dict[str, Any], seeds: int = 3) -> None:
+    """The expert's choice at `view` is `choose_hard`'s for each of `seeds` random seeds."""
+    for seed in range(seeds):
+        assert choose_expert(view, random.Random(seed), playouts=FAST, budget_ms=60_000) == \
+            choose_hard(view, random.Random(seed), playouts=FAST, budget_ms=60_000)
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("ruleset", ["paulista", "mineiro"])
 def test_a_call_is_answered_by_the_hard_search(players: int, ruleset: str) -> None:
@@ -302,10 +309,7 @@ def test_a_call_is_answered_by_the_hard_search(players: int, ruleset: str) -> No
         for seat in state.to_act:
             view = engine.view(state, seat)
             assert covers(view) and view["hand"]["pending"] is not None
-            for seed in range(3):
-                assert choose_expert(view, random.Random(seed), playouts=FAST,
-                                     budget_ms=60_000) == \
-                    choose_hard(view, random.Random(seed), playouts=FAST, budget_ms=60_000)
+            assert_decided_by_hard(view)
             answered += 1
     assert answered >= 3
 
@@ -318,9 +322,7 @@ def test_a_first_trick_spot_that_may_raise_is_the_hard_searchs(players: int,
         state, _ = engine.new_match(players=players, ruleset=ruleset, seed=deal_seed)
         view = engine.view(state, state.to_act[0])
         assert covers(view) and any(a["type"] == "raise" for a in view["legal_actions"])
-        for seed in range(3):
-            assert choose_expert(view, random.Random(seed), playouts=FAST, budget_ms=60_000) == \
-                choose_hard(view, random.Random(seed), playouts=FAST, budget_ms=60_000)
+        assert_decided_by_hard(view)
 
 
 @pytest.mark.parametrize("config", [
@@ -332,9 +334,7 @@ def test_uncovered_hands_fall_back_to_hard(config: dict[str, Any]) -> None:
                                    **config})
     view = engine.view(state, state.to_act[0])
     assert not covers(view)
-    for seed in range(5):
-        assert choose_expert(view, random.Random(seed), playouts=FAST, budget_ms=60_000) == \
-            choose_hard(view, random.Random(seed), playouts=FAST, budget_ms=60_000)
+    assert_decided_by_hard(view, seeds=5)
 
 
 def test_a_normal_hand_with_default_options_is_covered() -> None:
