@@ -62,9 +62,10 @@ def counter_value(state: MatchState, seat: int) -> int | None:
 
 
 def forced_highest(state: MatchState) -> bool:
-    """force_highest_after_first_tie applies: trick 1 was tied (never in a mão de ferro)."""
+    """force_highest_after_first_tie applies: trick 1 was tied and the cards are seen (a blind
+    mão de ferro is exempt, RULES.md §8.2; a visible one is played normally)."""
     h = state.hand
-    return (state.options.force_highest_after_first_tie and h.special != "mao_de_ferro"
+    return (state.options.force_highest_after_first_tie and not is_blind(state)
             and h.tricks[0].done and h.tricks[0].tie)
 
 

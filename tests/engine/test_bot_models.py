@@ -8,7 +8,7 @@ from typing import Any
 import engine
 from engine import MatchState
 from engine.bots import choose
-from engine.bots.beliefs import world_weight
+from engine.bots.beliefs import UNLIKELY_PLAY, world_weight
 from engine.bots.easy import choose_easy, easy_rule
 from engine.bots.playout import policy, sight
 
@@ -75,21 +75,23 @@ def test_the_playouts_read_a_world_as_the_easy_level_reads_the_view() -> None:
     assert seen == {"mao_de_onze", "mao_de_ferro", "pending", "play"}
 
 
-def test_the_beliefs_do_not_force_the_highest_card_in_a_face_up_mao_de_ferro() -> None:
-    # trick 1 tied; in trick 2 seat 1 dumps 4s under seat 0's 3d, which the easy model does
-    # too. The rules do not force the highest card in a mão de ferro, so neither may the
-    # beliefs: the option must not change how likely this world is.
-    weights = []
+def test_the_beliefs_read_a_forced_highest_card_in_a_face_up_mao_de_ferro_as_no_choice() -> None:
+    # trick 1 tied; in trick 2 seat 1 plays 2h under seat 0's 3d. Free to choose, the easy
+    # model would dump its 4s, so the play makes the world less likely. With
+    # force_highest_after_first_tie the rules leave seat 1 only its strongest card (a face-up
+    # mão de ferro is played normally, RULES.md §8.2), so the play says nothing of its cards.
+    weights = {}
     for force in (False, True):
         state = dealt(4, [["Kc", "3d", "6d"], ["Kh", "2h", "4s"], ["Qd", "7c", "6c"],
                           ["Jc", "Qc", "7h"]], start_score=[11, 11], iron_hand_blind=False,
                       force_highest_after_first_tie=force)
         state = played(state, (0, "Kc"), (1, "Kh"), (2, "Qd"), (3, "Jc"), (0, "3d"))
         assert state.hand.tricks[0].tie
-        assert {"type": "play", "card": "4s"} in engine.legal_actions(state, 1)
-        state = played(state, (1, "4s"))
-        weights.append(world_weight(state, 0))
-    assert weights[0] == weights[1]
+        plays = {a["card"] for a in engine.legal_actions(state, 1) if a["type"] == "play"}
+        assert plays == ({"2h"} if force else {"2h", "4s"})
+        state = played(state, (1, "2h"))
+        weights[force] = world_weight(state, 0)
+    assert weights[True] == weights[False] / UNLIKELY_PLAY
 
 
 # The 5s are manilhas (vira 4d); seat 0 leads, seats 0 and 2 are partners.

@@ -630,23 +630,27 @@ def test_iron_hand_blind_slot_face_down_refused() -> None:
     rejected(state, "s0 play slot 0 face_down", "face_down_not_allowed")
 
 
-@pytest.mark.parametrize("blind", [True, False])
-def test_force_highest_does_not_apply_in_iron_hand(blind: bool) -> None:
-    state = new(deals=[TIED_FIRST], start_score=[11, 11], iron_hand_blind=blind,
-                force_highest_after_first_tie=True)
-    if blind:
-        state = run(state, "s0 play slot 0, s1 play slot 0, s2 play slot 0, s3 play slot 0")
-    else:
-        state = run(state, "s0 play 6c, s1 play 3c, s2 play 3h, s3 play 2s")
+def test_force_highest_does_not_apply_in_a_blind_iron_hand() -> None:
+    state = new(deals=[TIED_FIRST], start_score=[11, 11], force_highest_after_first_tie=True)
+    state = run(state, "s0 play slot 0, s1 play slot 0, s2 play slot 0, s3 play slot 0")
     assert hand(state)["tricks"][0]["tie"] is True
     assert_to_play(state, 0)
-    if blind:
-        assert legal(state, 0) == {"play slot 0", "play slot 1"}
-        state = run(state, "s0 play slot 1")  # Kd, weaker than Ah
-    else:
-        assert legal(state, 0) == {"play Ah", "play Kd"}
-        state = run(state, "s0 play Kd")
+    assert legal(state, 0) == {"play slot 0", "play slot 1"}
+    state = run(state, "s0 play slot 1")  # Kd, weaker than Ah
     assert hand(state)["tricks"][1]["plays"][0]["card"] == "Kd"
+
+
+def test_force_highest_applies_in_a_visible_iron_hand() -> None:
+    """RULES.md §8.2 exempts only the blind mão de ferro: a visible one is "played normally"."""
+    state = new(deals=[TIED_FIRST], start_score=[11, 11], iron_hand_blind=False,
+                force_highest_after_first_tie=True)
+    state = run(state, "s0 play 6c, s1 play 3c, s2 play 3h, s3 play 2s")
+    assert hand(state)["tricks"][0]["tie"] is True
+    assert_to_play(state, 0)
+    assert legal(state, 0) == {"play Ah"}
+    rejected(state, "s0 play Kd", "must_play_highest")
+    state = run(state, "s0 play Ah")
+    assert hand(state)["tricks"][1]["plays"][0]["card"] == "Ah"
 
 
 def test_iron_hand_value_default_paulista_is_1() -> None:
