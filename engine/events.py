@@ -27,9 +27,11 @@ class HandDealt(TypedDict):
     hands: NotRequired[list[list[str]]]
     """Every seat's cards: always as emitted; redacted away for a match still played."""
     cards: NotRequired[list[str | None] | None]
-    """The viewer's cards, in the redacted form only."""
+    """The viewer's cards: in the redacted form, and beside `hands` in a finished match's log
+    (face up there even for a blind hand)."""
     partner_cards: NotRequired[dict[str, list[str]] | None]
-    """The partners' hands the viewer sees, in the redacted form only."""
+    """The partners' hands the viewer saw in play (a mão de onze), in the redacted form and in a
+    finished match's log."""
 
 
 class CardPlayed(TypedDict):

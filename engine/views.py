@@ -62,9 +62,19 @@ def view(state: MatchState, seat: int | None, open_cards: bool = False) -> dict[
 
 
 def redact_event(event: Event, seat: int | None, finished: bool) -> Event:
-    """`event` as `seat` may see it; a finished match's players see the whole log."""
+    """`event` as `seat` may see it; a finished match's players see the whole log (a
+    `hand_dealt` then keeps `cards` and `partner_cards` as in play, with every seat's `hands`
+    beside them, so a client reads one shape before and after the end)."""
     if sees_everything(seat, finished):
-        return event
+        if event["type"] != "hand_dealt":
+            return event
+        assert seat is not None
+        hands = event["hands"]
+        partners = partners_seen(len(hands), event["eleven_team"], seat)
+        opened: HandDealt = {
+            **event, "cards": list(hands[seat]),
+            "partner_cards": {str(p): list(hands[p]) for p in partners} if partners else None}
+        return opened
     if event["type"] == "card_played":
         if play_seen(event["seat"], event["face_down"], seat):
             return event

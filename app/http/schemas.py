@@ -98,6 +98,12 @@ def check_name(value: str) -> None:
 HANDLE_PATTERN = "^[A-Za-z0-9_-]{3,20}$"
 
 
+def check_no_nul(value: str) -> None:
+    """PostgreSQL text cannot hold a NUL character: refused here, not a 500 at the query."""
+    if "\x00" in value:
+        raise ValidationError("must not contain a NUL character")
+
+
 def check_handle(value: str) -> None:
     """A handle: 3 to 20 of a-z 0-9 _ - (letters of either case; unique regardless of it)."""
     if not re.fullmatch(HANDLE_PATTERN[1:-1], value):
@@ -129,7 +135,7 @@ class PlayerUpdateSchema(Schema):
 
 
 class PlayerLookupQuerySchema(QuerySchema):
-    handle = fields.String(required=True, validate=validate.Length(1, 64),
+    handle = fields.String(required=True, validate=[validate.Length(1, 64), check_no_nul],
                            metadata={"description": "compared regardless of case"})
 
 
@@ -140,9 +146,9 @@ class BotSeatSchema(Schema):
 
 class InviteSchema(Schema):
     seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
-    player_id = fields.String(validate=validate.Length(1, 32),
+    player_id = fields.String(validate=[validate.Length(1, 32), check_no_nul],
                               metadata={"description": "exactly one of player_id or handle"})
-    handle = fields.String(validate=validate.Length(1, 64))
+    handle = fields.String(validate=[validate.Length(1, 64), check_no_nul])
 
     @validates_schema
     def _one_player(self, data: dict[str, Any], **_: Any) -> None:

@@ -1,13 +1,14 @@
-"""The lobby: public matches waiting for players, newest first, a page at a time."""
+"""The lobby: public matches waiting for players (a seat free that is not reserved for an
+invited player), newest first, a page at a time."""
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from app.db.extensions import db
-from app.db.models import Match, Player
+from app.db.models import Match, Player, Seat
 from app.play.rendering import match_summary
 
 
@@ -15,7 +16,9 @@ def lobby(viewer: Player | None, offset: int, limit: int, ruleset: str | None = 
           players: int | None = None) -> dict[str, Any]:
     """One page from `offset`, each match as `viewer` sees it in a list, of `ruleset` and
     of `players` seats when they are given; `next_offset` is None on the last page."""
-    query = select(Match).where(Match.status == "waiting", Match.visibility == "public")
+    seated = select(func.count()).where(Seat.match_id == Match.id).scalar_subquery()
+    query = select(Match).where(Match.status == "waiting", Match.visibility == "public",
+                                seated < Match.players)  # (reserved seats are not free)
     if ruleset is not None:
         query = query.where(Match.ruleset == ruleset)
     if players is not None:

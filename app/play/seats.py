@@ -192,8 +192,12 @@ def join_match(player_id: str, match_id: str, seat: int | None,
                 raise ApiError(403, "invalid_invite_code",
                                "this private match needs its invite code")
             numbers = {s.seat for s in match.seats}
-            if seat is None:  # a waiting match has a free seat: it starts when the last is taken
-                seat = min(s for s in range(match.players) if s not in numbers)
+            free = [s for s in range(match.players) if s not in numbers]
+            if seat is None:  # the free seats left may all be reserved for invited players
+                if not free:
+                    raise ApiError(409, "seat_taken",
+                                   "every seat is taken or reserved for an invited player")
+                seat = free[0]
             elif not 0 <= seat < match.players:
                 raise ApiError(422, "validation_error", "no such seat",
                                errors={"seat": [f"must be from 0 to {match.players - 1}"]})

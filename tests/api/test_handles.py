@@ -34,6 +34,8 @@ def test_a_handle_nobody_has_is_404(client: Any) -> None:
     register(client, "ana")
     assert_problem(client.get("/v1/players?handle=nobody"), 404, "player_not_found")
     assert_problem(client.get("/v1/players"), 422, "validation_error")
+    for handle in ("%00", "a%00bcd"):  # no text in PostgreSQL holds a NUL: not a 500
+        assert_problem(client.get(f"/v1/players?handle={handle}"), 422, "validation_error")
 
 
 def test_patch_sets_changes_and_removes_the_handle_and_the_name(client: Any, app: Any) -> None:

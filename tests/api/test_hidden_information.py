@@ -162,6 +162,8 @@ def test_the_finished_log_is_open_to_players_only(client: Any, app: Any) -> None
         events = get_events(client, match_id, player)
         dealt = [e for e in events if e["type"] == "hand_dealt"][0]
         assert dealt["hands"] == R18["hands"]
+        assert dealt["cards"] == R18["hands"][seat]  # the shape of the log in play, and more
+        assert dealt["partner_cards"] is None
         played = {(e["seat"], e["card"]) for e in events if e["type"] == "card_played"}
         assert {(0, "3c"), (2, "Jh")} <= played
     for viewer in (None, eve):

@@ -54,6 +54,15 @@ def test_a_reserved_seat_is_not_free_for_others(client: Any) -> None:
     assert next(i for i in lobby if i["id"] == m["id"])["seats_free"] == 1
 
 
+def test_a_match_whose_free_seats_are_all_reserved_is_full_to_others(client: Any) -> None:
+    ana, bob, eve = register(client, "ana"), register(client, "bob"), register(client, "eve")
+    m = create(client, ana, invite=[{"seat": 1, "player_id": bob.id}])
+    assert m["id"] not in [i["id"] for i in client.get("/v1/matches").json["items"]]
+    assert_problem(join(client, m["id"], eve), 409, "seat_taken")
+    assert get_view(client, m["id"], ana)["seats"][1]["player"]["id"] == bob.id
+    assert join(client, m["id"], bob).status_code == 200
+
+
 def test_declining_by_leaving_frees_the_seat(client: Any) -> None:
     ana, bob, eve = register(client, "ana"), register(client, "bob"), register(client, "eve")
     m = create(client, ana, invite=[{"seat": 1, "player_id": bob.id}])
@@ -92,6 +101,8 @@ def test_a_person_challenges_a_bot_in_a_four_player_match(client: Any) -> None:
     ([{"seat": 1, "player_id": "p_000000000000000000000000"}], "invite"),  # nobody
     ([{"seat": 1, "player_id": "BOB"}, {"seat": 1, "player_id": "EVE"}], "invite"),
     ([{"seat": 1}], "invite"),
+    ([{"seat": 1, "player_id": "p_\x00"}], "invite"),          # PostgreSQL text holds no NUL
+    ([{"seat": 1, "handle": "bo\x00b"}], "invite"),
 ])
 def test_bad_invitations_are_422_and_create_nothing(client: Any, app: Any,
                                                     invite: list[dict[str, Any]],
