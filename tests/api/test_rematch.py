@@ -85,6 +85,12 @@ def test_only_a_finished_match_has_a_rematch(client: Any, app: Any) -> None:
     assert_problem(rematch(client, waiting["id"], ana), 409, "match_not_finished")
     assert db_scalar(app, "SELECT count(*) FROM matches") == 2
     assert get_view(client, match_id, ana)["rematch_id"] is None
+    # a cancelled match (its creator left, so nobody holds a seat) is not finished either
+    assert client.post(f"/v1/matches/{waiting['id']}/leave", headers=ana.headers).status_code \
+        == 200
+    assert get_view(client, waiting["id"])["status"] == "cancelled"
+    assert_problem(rematch(client, waiting["id"], ana), 409, "match_not_finished")
+    assert db_scalar(app, "SELECT count(*) FROM matches") == 2
 
 
 def test_only_its_players_may_ask(client: Any, app: Any) -> None:
