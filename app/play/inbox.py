@@ -79,12 +79,15 @@ def attention(player: Player) -> tuple[int, int, int]:
 def news(player: Player, filters: dict[str, Any], seen: str | None,
          start: tuple[int, int, int] | None) -> dict[str, Any] | None:
     """The page, or None while a long poll begun at attention `start` has nothing to say:
-    the page is the one `seen` (an If-None-Match), or empty under `your_turn=true`, and
-    the player's attention is still `start`."""
+    the page is the one `seen` (an If-None-Match), or empty under `your_turn=true`, or
+    neither was asked for (then only a change of attention answers), and the player's
+    attention is still `start`."""
     now = attention(player)
     listed = page(player, filters, known=now)
+    your_turn = filters.get("your_turn")
     idle = (etag_matches(seen, list_tag(listed))
-            or (filters.get("your_turn") and not listed["items"]))
+            or (your_turn and not listed["items"])
+            or (seen is None and your_turn is not True))
     return None if idle and now == start else listed
 
 

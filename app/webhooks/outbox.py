@@ -109,6 +109,9 @@ def enqueue_turn_timed_out(match: Match, player_id: str, seat: int, outcome: str
                            abandoned: bool) -> int:
     """`turn_timed_out`: `player_id`'s deadline in `match` passed and `outcome` happened
     (`auto_play`: the easy bot acted for them; `forfeit`: their team lost the match;
-    `abandoned`: the third deadline in a row). In the worker's transaction that times out."""
-    return enqueue(match, [("turn_timed_out", player_id, seat, False,
+    `abandoned`: the third deadline in a row). In the worker's transaction that times out,
+    after the match holds its new state: `your_turn` says whether the seat must act again
+    (the auto-played card won the trick, and it leads the next)."""
+    your_turn = match.status == "active" and seat in (match.to_act or [])
+    return enqueue(match, [("turn_timed_out", player_id, seat, your_turn,
                             {"outcome": outcome, "abandoned": abandoned})])

@@ -105,7 +105,29 @@ def test_an_auto_played_turn_is_told_to_its_seat_only(client: Any, app: Any,
     (got,) = [(h.path, h.json) for h in hook.received]
     assert got[0] == "/ana" and got[1]["type"] == "turn_timed_out"
     assert got[1]["data"]["outcome"] == "auto_play" and got[1]["data"]["abandoned"] is False
+    assert got[1]["data"]["your_turn"] is False  # ana led: bia answers the card
     assert get_view(client, match_id, ana)["end_reason"] is None
+
+
+def test_an_auto_played_turn_says_when_the_seat_must_act_again(client: Any, app: Any,
+                                                                hook: Receiver) -> None:
+    # bia leads 4c; ana's deadline passes and the easy rule wins the trick for her with Qh,
+    # so she leads the next trick: the webhook says it is her turn again
+    hands = {"vira": "4d", "hands": [["Kc", "Qh", "Jd"], ["4c", "6h", "7s"]]}
+    match_id, (ana, bia) = full_match(client, 2, turn_timeout=60, options={"first_dealer": 0},
+                                      deals=[deal(hands)])
+    add_hook(client, ana, hook.url("/ana"), ["turn_timed_out"])
+    act_ok(client, match_id, bia, {"type": "play", "card": "4c"})
+    view = get_view(client, match_id, ana)
+    assert view["hand"]["to_act"] == [0]
+    assert run_worker(app, now=_past_deadline(view)) == 1
+    after = get_view(client, match_id, ana)
+    assert after["hand"]["tricks"][0]["plays"][1]["card"] == "Qh"
+    assert after["hand"]["to_act"] == [0]
+    deliver(app)
+    (got,) = [h.json for h in hook.received]
+    assert got["type"] == "turn_timed_out" and got["data"]["outcome"] == "auto_play"
+    assert got["data"]["your_turn"] is True
 
 
 def test_a_match_everyone_left_is_cancelled(client: Any, app: Any) -> None:

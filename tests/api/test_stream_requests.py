@@ -19,6 +19,21 @@ def test_a_bad_last_event_id_is_a_validation_error(client: Any) -> None:
                    422, "validation_error")
 
 
+def test_a_resume_point_past_the_last_event_is_a_validation_error(client: Any) -> None:
+    # such a stream would wait for seqs the match has not reached and send none of the
+    # events in between
+    ana = register(client)
+    match_id = create(client, ana)["id"]
+    log = client.get(f"/v1/matches/{match_id}/events", headers=ana.headers).json["items"]
+    last = log[-1]["seq"]
+    r = client.get(f"/v1/matches/{match_id}/stream", headers={
+        **ana.headers, "Last-Event-ID": str(last + 1)})
+    assert "must be at most" in assert_problem(r, 422, "validation_error")["errors"][
+        "Last-Event-ID"][0]
+    assert_problem(client.get(f"/v1/matches/{match_id}/stream?after={last + 500}",
+                              headers=ana.headers), 422, "validation_error")
+
+
 def test_an_unknown_match_is_not_found(client: Any) -> None:
     assert_problem(client.get("/v1/matches/nope/stream"), 404, "match_not_found")
 

@@ -192,3 +192,22 @@ def test_my_matches_long_poll_wakes_for_an_invitation(server_a: Server) -> None:
     (item,) = poll.result(TIMEOUT).json()["items"]
     assert item["id"] == created.json()["id"] and item["invitation"] is True
     assert poll.finished_at - invited_at < WAKE_LIMIT
+
+
+def test_my_matches_long_poll_without_a_filter_or_a_tag_waits_for_news(
+        server_a: Server) -> None:
+    """With neither `your_turn=true` nor If-None-Match there is no list to compare, so only
+    something that matters to the player answers (docs/correspondence.md), not the first look."""
+    table = Table(server_a.url)
+    seat = table.to_act()
+    waiter = table.players[1 - seat]
+    poll = long_poll(f"{server_a.url}/v1/me/matches", 30, waiter.headers)
+    settle(poll)
+    resigned = requests.post(f"{server_a.url}/v1/matches/{table.id}/resign",
+                             headers=table.players[seat].headers, timeout=TIMEOUT)
+    assert resigned.status_code == 200
+    ended_at = time.monotonic()
+    r = poll.result(TIMEOUT)
+    assert r.status_code == 200
+    assert [(i["id"], i["status"]) for i in r.json()["items"]] == [(table.id, "finished")]
+    assert poll.finished_at - ended_at < WAKE_LIMIT

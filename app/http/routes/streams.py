@@ -96,6 +96,7 @@ def match_stream(args: dict[str, Any], match_id: str) -> Response:
     after = _last_event_id(args)
     optional_player()  # a bad token is a 401
     get_match(match_id)  # 404
+    streams.check_resume(match_id, after)  # 422 past the last event
     token = bearer_token()
     return event_stream(streams.match_frames(
         match_id, after, None if token is None else hash_token(token), _holding()))
