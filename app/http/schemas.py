@@ -98,10 +98,15 @@ def check_name(value: str) -> None:
 HANDLE_PATTERN = "^[A-Za-z0-9_-]{3,20}$"
 
 
-def check_no_nul(value: str) -> None:
-    """PostgreSQL text cannot hold a NUL character: refused here, not a 500 at the query."""
+def check_storable(value: str) -> None:
+    """Text PostgreSQL cannot hold (a NUL character, or a lone surrogate, which a JSON
+    "\\ud800" escape makes and UTF-8 cannot encode): refused here, not a 500 at the query."""
     if "\x00" in value:
         raise ValidationError("must not contain a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("must be valid Unicode text (no lone surrogate)") from None
 
 
 def check_handle(value: str) -> None:
@@ -135,7 +140,7 @@ class PlayerUpdateSchema(Schema):
 
 
 class PlayerLookupQuerySchema(QuerySchema):
-    handle = fields.String(required=True, validate=[validate.Length(1, 64), check_no_nul],
+    handle = fields.String(required=True, validate=[validate.Length(1, 64), check_storable],
                            metadata={"description": "compared regardless of case"})
 
 
@@ -146,9 +151,9 @@ class BotSeatSchema(Schema):
 
 class InviteSchema(Schema):
     seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
-    player_id = fields.String(validate=[validate.Length(1, 32), check_no_nul],
+    player_id = fields.String(validate=[validate.Length(1, 32), check_storable],
                               metadata={"description": "exactly one of player_id or handle"})
-    handle = fields.String(validate=[validate.Length(1, 64), check_no_nul])
+    handle = fields.String(validate=[validate.Length(1, 64), check_storable])
 
     @validates_schema
     def _one_player(self, data: dict[str, Any], **_: Any) -> None:

@@ -31,6 +31,8 @@ def block(player: Player, blocked_id: str) -> dict[str, Any]:
 
 def unblock(player: Player, blocked_id: str) -> None:
     """Take `blocked_id` off `player`'s blocks (not there: no change)."""
+    if not id_can_exist(blocked_id):
+        return
     db.session.execute(delete(PlayerBlock).where(PlayerBlock.player_id == player.id,
                                                  PlayerBlock.blocked_id == blocked_id))
     db.session.commit()
