@@ -59,10 +59,11 @@ def _last_event_id(args: dict[str, Any]) -> int | None:
     raw = request.headers.get("Last-Event-ID")
     if raw is None or raw.strip() == "":
         return args.get("after")
-    if not raw.strip().isascii() or not raw.strip().isdigit() or int(raw) > MAX_SEQ:
+    text = raw.strip()  # (its length first: int() refuses a string of 4,300 digits or more)
+    if not text.isascii() or not text.isdigit() or len(text) > 19 or int(text) > MAX_SEQ:
         raise ApiError(422, "validation_error", "Last-Event-ID must be an event seq (an "
                        "integer of at least 0).", errors={"Last-Event-ID": ["Not an integer."]})
-    return int(raw)
+    return int(text)
 
 
 def event_stream(frames: Iterator[bytes]) -> Response:
