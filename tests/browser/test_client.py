@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import requests
 
-from tests.support.browser import Browser, play_turn
+from tests.support.browser import PHONE, Browser, play_turn
 from tests.support.servers import Server
 
 
@@ -21,6 +21,12 @@ def _start(browser: Browser, players: str = "2", level: str = "random") -> dict[
     browser.click("[data-testid=start]")
     return browser.wait(lambda: browser.table()["status"] == "active" and browser.table(),
                         why="the match against bots")
+
+
+def _overflow(browser: Browser) -> int:
+    """How much wider than the window the page is (0: nothing overflows)."""
+    return browser.driver.execute_script("const d = document.documentElement;"
+                                         "return Math.max(0, d.scrollWidth - d.clientWidth)")
 
 
 def _invite(browser: Browser, players: str, friends: str) -> str:
@@ -64,6 +70,8 @@ def test_two_browsers_play_as_partners_in_a_four_player_match(
     ana.register("ana")
     link = _invite(ana, "4", "1")
     assert ana.table()["status"] == "waiting"
+    ana.driver.set_window_size(*PHONE)
+    assert _overflow(ana) == 0  # the invite link wraps at a phone's width
     bia.open(link.removeprefix(server.url))
     bia.wait(lambda: bia.all("[data-testid=name]"), why="the invitation's registration")
     bia.css("[data-testid=name]").send_keys("bia")
@@ -176,3 +184,54 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
     ana.wait(lambda: ana.table()["version"] != version, why="the refusal answered")
     summary = ana.wait(lambda: ana.css("[data-testid=last-hand]").text, why="the summary")
     assert "Them +1" in summary and "gave up the mão de onze" in summary
+
+
+def _bot_match(server: Server, browser: Browser, **body: object) -> str:
+    """A 2-player match against a bot made through the API with `body` (fixed deals, a
+    starting score), opened at the browser's table; its id."""
+    token = browser.driver.execute_script("return localStorage.getItem('truco.token')")
+    created = requests.post(f"{server.url}/v1/matches", timeout=10,
+                            headers={"Authorization": f"Bearer {token}"},
+                            json={"players": 2, "bots": [{"seat": 1, "level": "easy"}], **body})
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    browser.open(f"/play/#/match/{match_id}")
+    return match_id
+
+
+def test_my_own_face_down_card_is_marked_as_played_face_down(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.driver.set_window_size(*PHONE)
+    ana.register("ana")
+    # my 5 of clubs is the top manilha: I win the first trick and lead the second
+    _bot_match(server, ana, deals=[{"vira": "4h", "hands": [["5c", "3h", "2s"],
+                                                            ["4d", "Ks", "Qd"]]}])
+    ana.wait(lambda: any(a.get("card") == "5c" for a in ana.actions()), why="my first card")
+    version = ana.table()["version"]
+    ana.click_action({"type": "play", "card": "5c"})
+    ana.wait(lambda: ana.table()["version"] != version, why="the first card played")
+    down = {"type": "play", "card": "3h", "face_down": True}
+    while down not in ana.wait(lambda: ana.actions(), why="the second trick"):
+        version = ana.table()["version"]
+        ana.click_action({"type": "accept"})  # (the bot raised)
+        ana.wait(lambda v=version: ana.table()["version"] != v, why="the raise accepted")
+    ana.click_action(down)
+    mine = ana.wait(lambda: ana.all(".place-bottom .played .card.covered"), why="my card down")
+    assert mine[0].get_attribute("aria-label") == "3 of hearts (face down)"
+    assert ana.css(".place-bottom .covered-note").text == "face down"
+    assert _overflow(ana) == 0
+
+
+def test_the_special_hands_are_named_as_the_table_says_them(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    _bot_match(server, ana, start_score=[11, 11])
+    special = ana.wait(lambda: ana.css(".special").text, why="the mão de ferro")
+    assert special == "Mão de ferro: cards played blind"
+    _bot_match(server, ana, ruleset="mineiro", start_score=[10, 3])
+    question = ana.wait(lambda: ana.all(".question") and ana.css(".question").text,
+                        why="the mão de dez question")
+    assert question == "Mão de dez: play this hand?"
+    assert ana.css(".special").text == "Mão de dez"

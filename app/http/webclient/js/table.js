@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { cardElement, cardName } from "./cards.js";
 import { announce, copyText, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
-import { actionLabel, callWord, describe, seatName, teamName } from "./words.js";
+import { actionLabel, callWord, describe, seatName, specialName, teamName } from "./words.js";
 
 const PLACES = {
   2: ["bottom", "top"],
@@ -44,8 +44,19 @@ function seatBox(view, seat, trick) {
   partners ? h("div", { class: "partner-cards", "aria-label": t("partnerCards") },
     partners.map((c) => cardElement(c, { small: true })))
     : mine ? null : h("div", { class: "backs" }, backs),
-  h("div", { class: "played" }, play ? cardElement(play.card, {
-    label: play.card ? cardName(play.card) : t("faceDown") }) : null));
+  h("div", { class: "played" }, play ? playedCard(play) : null));
+}
+
+function playedCard(play, small = false, who = null) {
+  // a card on the table; one's own face-down card shows its face, marked as played face down
+  const name = play.card ? cardName(play.card) : "";
+  const label = play.card && play.face_down ? `${name} (${t("faceDown")})`
+    : play.card ? name : t("faceDown");
+  const card = cardElement(play.card, { small, label: who ? `${who}: ${label}` : label });
+  if (!play.card || !play.face_down) return card;
+  card.classList.add("covered");
+  return small ? card : h("div", { class: "covered-play" }, card,
+    h("span", { class: "covered-note", "aria-hidden": "true" }, t("faceDown")));
 }
 
 function center(view) {
@@ -57,7 +68,7 @@ function center(view) {
   if (pending && pending.kind === "raise") {
     question = `${seatName(view, pending.by_seat)} ${t("calledBy")} ${callWord(view.ruleset, pending.to)}`;
   } else if (pending && pending.kind === "mao_de_onze") {
-    question = t("pending11");
+    question = `${specialName(view)}: ${t("pending11")}`;
   }
   return h("div", { class: "center" },
     hand.vira ? h("div", { class: "vira" }, h("span", { class: "label" }, t("vira")),
@@ -67,7 +78,7 @@ function center(view) {
     h("ol", { class: "tricks", "aria-label": t("trick") }, tricks.map((tr, i) => h("li", {
       class: `trick-mark ${tr.tie ? "tie" : `team-${tr.winner_team}`}` },
     `${i + 1}: ${tr.tie ? t("tie") : teamName(view, tr.winner_team)}`))),
-    hand.special ? h("div", { class: "special" }, hand.special.replaceAll("_", " ")) : null,
+    hand.special ? h("div", { class: "special" }, specialName(view)) : null,
     question ? h("div", { class: "question", role: "status" }, question) : null);
 }
 
@@ -134,8 +145,7 @@ function lastHand(view) {
     h("p", {}, last.winner_team === null ? reason
       : `${teamName(view, last.winner_team)} +${last.points} ${t("points")} (${reason})`),
     h("div", { class: "last-tricks" }, last.tricks.map((tr) => h("div", { class: "last-trick" },
-      tr.plays.map((p) => cardElement(p.card, { small: true,
-        label: `${seatName(view, p.seat)}: ${p.card ? cardName(p.card) : t("faceDown")}` }))))));
+      tr.plays.map((p) => playedCard(p, true, seatName(view, p.seat)))))));
 }
 
 function fairness(view) {

@@ -23,6 +23,20 @@ export function actionLabel(view, action) {
   return action.type;
 }
 
+/** "Mão de onze" (Mineiro: "Mão de dez"), or "Mão de ferro" with a word on blind cards. */
+export function specialName(view) {
+  const hand = view.hand;
+  if (!hand || !hand.special) return null;
+  if (hand.special === "mao_de_onze") {
+    return view.ruleset === "mineiro" ? "Mão de dez" : "Mão de onze";
+  }
+  if (hand.special === "mao_de_ferro") {
+    const blind = (hand.cards || []).some((c) => c === null);
+    return blind ? `Mão de ferro: ${t("blind")}` : "Mão de ferro";
+  }
+  return hand.special.replaceAll("_", " ");
+}
+
 /** "ana", "you", "computer (easy)" for a seat of `view`. */
 export function seatName(view, seat) {
   if (view.you && view.you.seat === seat) return t("you");
@@ -47,7 +61,8 @@ export function describe(view, event) {
   const who = event.seat !== undefined ? seatName(view, event.seat) : "";
   switch (event.type) {
     case "card_played":
-      return words.played(who, event.card ? cardName(event.card) : t("faceDown"));
+      return words.played(who, !event.card ? t("faceDown")
+        : event.face_down ? `${cardName(event.card)} (${t("faceDown")})` : cardName(event.card));
     case "raised": return words.raised(who, callWord(view.ruleset, event.to));
     case "raise_accepted": return words.accepted(who);
     case "raise_refused": return words.refused(who);
