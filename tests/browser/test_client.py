@@ -134,6 +134,8 @@ def test_a_correspondence_match_survives_a_closed_browser(browsers: Callable[...
                               why="ana's inbox")
         assert inbox[0].get_attribute("data-match-id") == match_id
         assert inbox[0].get_attribute("data-your-turn") == "true"
+        assert inbox[0].text.count("2 players · Paulista") + inbox[0].text.count(
+            "2 jogadores · Paulista") == 1  # the table's size and rules, named
         inbox[0].find_element("css selector", "a").click()
         reopened.wait(lambda: reopened.table()["match-id"] == match_id, why="the table")
         assert play_turn(reopened)
@@ -183,7 +185,7 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
     ana.click_action({"type": "refuse"})
     ana.wait(lambda: ana.table()["version"] != version, why="the refusal answered")
     summary = ana.wait(lambda: ana.css("[data-testid=last-hand]").text, why="the summary")
-    assert "Them +1" in summary and "gave up the mão de onze" in summary
+    assert "Them +1 point (" in summary and "gave up the mão de onze" in summary
 
 
 def _bot_match(server: Server, browser: Browser, **body: object) -> str:

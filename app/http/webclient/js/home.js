@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
 
+const RULESET_NAMES = { paulista: "Paulista", mineiro: "Mineiro" };
 const TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
 
 function timeoutLabel(seconds) {
@@ -126,7 +127,7 @@ function inboxItem(item) {
     matchId: item.id, yourTurn: String(item.your_turn) } },
   h("a", { href: `#/match/${item.id}` },
     h("span", { class: "badge" }, status),
-    h("span", {}, `${item.players} · ${item.ruleset}`),
+    h("span", {}, `${item.players} ${t("seatCount")} · ${RULESET_NAMES[item.ruleset] || item.ruleset}`),
     h("span", { class: "score" }, `${item.score[0]} × ${item.score[1]}`)));
 }
 

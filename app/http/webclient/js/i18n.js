@@ -69,6 +69,8 @@ const LABELS = {
   secret: ["Secret", "Segredo"],
   handOver: ["Hand", "Mão"],
   points: ["points", "pontos"],
+  point: ["point", "ponto"],
+  seatCount: ["players", "jogadores"],
   calls: ["Calls", "Pedidos"],
   calledBy: ["calls", "pede"],
   spectator: ["You are watching this match.", "Você está assistindo a esta partida."],

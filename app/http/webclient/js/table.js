@@ -143,7 +143,7 @@ function lastHand(view) {
   return h("div", { class: "last-hand", "data-testid": "last-hand" },
     h("h3", {}, `${t("handOver")} ${last.number}`),
     h("p", {}, last.winner_team === null ? reason
-      : `${teamName(view, last.winner_team)} +${last.points} ${t("points")} (${reason})`),
+      : `${teamName(view, last.winner_team)} +${last.points} ${t(last.points === 1 ? "point" : "points")} (${reason})`),
     h("div", { class: "last-tricks" }, last.tricks.map((tr) => h("div", { class: "last-trick" },
       tr.plays.map((p) => playedCard(p, true, seatName(view, p.seat)))))));
 }
