@@ -237,3 +237,23 @@ def test_the_special_hands_are_named_as_the_table_says_them(
                         why="the mão de dez question")
     assert question == "Mão de dez: play this hand?"
     assert ana.css(".special").text == "Mão de dez"
+
+
+def test_a_reloaded_table_brings_back_its_table_talk(browsers: Callable[..., Browser],
+                                                     server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    match_id = _bot_match(server, ana, deals=[{"vira": "4h", "hands": [["5c", "3h", "2s"],
+                                                                       ["4d", "Ks", "Qd"]]}])
+    ana.wait(lambda: any(a.get("card") == "5c" for a in ana.actions()), why="my first card")
+    version = ana.table()["version"]
+    ana.click_action({"type": "play", "card": "5c"})
+    ana.wait(lambda: ana.table()["version"] != version, why="the first card played")
+    ana.driver.refresh()
+    ana.wait(lambda: ana.table()["match-id"] == match_id, why="the table again")
+    talk = ana.wait(lambda: "5 of clubs" in (ana.css(".log").get_attribute("textContent") or "")
+                    and ana.all(".log li"), why="the table talk brought back")
+    lines = [li.get_attribute("textContent") for li in talk]
+    assert lines.count("you played 5 of clubs") == 1
+    assert lines[-1] == "you sat down"  # the oldest last, as the stream leaves them
+    assert lines.index("you played 5 of clubs") < lines.index("Hand 1 dealt")

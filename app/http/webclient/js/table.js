@@ -15,6 +15,7 @@ const PLACES = {
 const STEP_MS = 700;
 const BRIEF_MS = 250;
 const RESULTS = new Set(["trick_won", "trick_tied", "hand_won", "match_won"]);
+const TALK_KEPT = 30; // lines of table talk brought back when a table is opened
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -288,6 +289,25 @@ export function tableScreen(matchId, go) {
     if (felt) felt.append(h("div", { class: "flash", "aria-hidden": "true" }, text));
   }
 
+  async function recall(view) {
+    // the table talk of before this page opened (a reload, a return): the log's last lines
+    // up to `view`, below whatever the stream has added since
+    const said = [];
+    try {
+      for (let after = 0; ;) {
+        const page = await api.call("GET", `/v1/matches/${matchId}/events?after=${after}&limit=500`);
+        for (const event of page.items) {
+          if (event.version > view.version) continue;
+          const text = describe(view, event);
+          if (text) said.push(text);
+        }
+        if (page.items.length < 500) break;
+        after = page.next_after;
+      }
+    } catch { return; } // the log is a courtesy: the table itself is whole without it
+    said.slice(-TALK_KEPT).reverse().forEach((text) => log.append(h("li", {}, text)));
+  }
+
   async function drain() {
     if (draining) return;
     draining = true;
@@ -296,6 +316,7 @@ export function tableScreen(matchId, go) {
         const message = queue.shift();
         const body = JSON.parse(message.data);
         if (message.event === "view") {
+          if (!current) recall(body);
           current = body;
           if (!shown || body.version >= shown.version || body.status !== shown.status) {
             render(body);
