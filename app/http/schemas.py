@@ -200,7 +200,8 @@ class MatchCreateSchema(Schema):
     commitment = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
         r"\A[0-9a-fA-F]{64}\Z", error="must be a commitment from POST /v1/commitments"),
         metadata={"description": "a commitment from POST /v1/commitments: the match uses "
-                                 "its secret"})
+                                 "its secret",
+                  "pattern": "^[0-9a-fA-F]{64}$"})
     options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
         "component": "MatchOptions",
         "description": "ruleset options by name (docs/rules.md); defaults: "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -145,3 +146,14 @@ def test_error_answers_of_actions_have_problem_schemas_and_headers() -> None:
     assert set(created["headers"]) == {"ETag", "Location"}
     assert set(spec["components"]["headers"]) == {"ETag", "Location", "Retry-After",
                                                   "Idempotent-Replayed"}
+
+
+def test_patterns_are_ecma_regexes_that_accept_what_the_server_accepts() -> None:
+    """OpenAPI patterns are ECMA-262: Python's \\A and \\Z anchors mean the letters A and Z
+    there, so a client that validates with them refuses every real value (a commitment)."""
+    patterns = [node["pattern"] for node in _walk(_spec()) if isinstance(node.get("pattern"), str)]
+    assert patterns
+    for pattern in patterns:
+        assert "\\A" not in pattern and "\\Z" not in pattern and "(?P" not in pattern, pattern
+    commitment = _spec()["components"]["schemas"]["MatchCreate"]["properties"]["commitment"]
+    assert re.fullmatch(commitment["pattern"].strip("^$"), "9f" * 32)
