@@ -38,6 +38,8 @@ def test_rulesets(client: Any) -> None:
     assert opts["first_dealer"]["default"] == "random"
     assert paulista["options"]["iron_hand_value"]["default"] == 1
     assert mineiro["options"]["iron_hand_value"]["default"] == 2
+    # the range it states is the one a creation is held to (1 to 99: 100 is 422)
+    assert paulista["options"]["iron_hand_value"]["values"] == "an integer from 1 to 99"
 
 
 def test_rulesets_need_no_token(client: Any) -> None:

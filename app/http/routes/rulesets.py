@@ -8,6 +8,7 @@ from app.http.responses import json_response
 from app.play.level_players import LEVEL_PLAYERS
 from app.http.schemas import RulesetListSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, RULESETS
+from engine.rules import MAX_IRON_HAND_VALUE
 from engine.bots import AVAILABLE_LEVELS
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1", description="Rulesets and options")
@@ -19,7 +20,7 @@ def _options(base: int) -> dict[str, dict[str, object]]:
         for name, values in OPTION_CHOICES.items()}
     out["first_dealer"] = {"values": ["random", "a seat number"],
                            "default": OPTION_DEFAULTS["first_dealer"]}
-    out["iron_hand_value"] = {"values": "an integer of at least 1", "default": base}
+    out["iron_hand_value"] = {"values": f"an integer from 1 to {MAX_IRON_HAND_VALUE}", "default": base}
     return out
 
 
