@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from datetime import datetime, timezone
 
@@ -40,9 +41,19 @@ class JsonLines(logging.Formatter):
         return json.dumps(line, default=str)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""Characters that would end a line or steer a terminal: a text line shows them escaped."""
+
+
+def printable(message: str) -> str:
+    """`message` on one line: a newline in a request's path (``%0A``) cannot forge a line."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", message)
+
+
 class Text(logging.Formatter):
     """``time [process] message`` (``WARNING in module: message`` from warnings up), then the
-    request id when the line has one."""
+    request id when the line has one. The message is one line, its control characters
+    escaped (a traceback after it keeps its lines)."""
 
     def __init__(self, process: str) -> None:
         super().__init__(f"%(asctime)s [{process}] %(message)s")
@@ -50,6 +61,8 @@ class Text(logging.Formatter):
             f"%(asctime)s [{process}] %(levelname)s in %(module)s: %(message)s")
 
     def format(self, record: logging.LogRecord) -> str:
+        record = logging.makeLogRecord({**vars(record), "msg": printable(record.getMessage()),
+                                        "args": None})
         text = (self.leveled.format(record) if record.levelno >= logging.WARNING
                 else super().format(record))
         rid = getattr(record, "request_id", None)

@@ -12,7 +12,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from app import create_app
-from app.infra.logs import JsonLines
+from app.infra.logs import JsonLines, Text
 from tests.support.api import create, register, run_worker
 from tests.support.database import libpq_url
 
@@ -55,6 +55,20 @@ def test_one_access_line_per_request(database_url: str,
     assert {k: parsed[k] for k in ("level", "logger", "process", "request_id", "status")} == {
         "level": "info", "logger": "app.access", "process": "web", "request_id": "line-1",
         "status": 200}
+
+
+def test_a_path_cannot_forge_a_text_line(database_url: str,
+                                         caplog: pytest.LogCaptureFixture) -> None:
+    """A newline (or a terminal escape) in the path is escaped in the people's format: the
+    access line stays one line."""
+    client = create_app({"DATABASE_URL": database_url, "ACCESS_LOG": True}).test_client()
+    with caplog.at_level(logging.INFO, logger="app.access"):
+        client.get("/v1/matches/x%0A2026-01-01 00:00:00 [web] GET /forged 200%0D%1B[2K/events")
+    [line] = [r for r in caplog.records if r.name == "app.access"]
+    text = Text("web").format(line)
+    assert "\n" not in text and "\r" not in text and "\x1b" not in text
+    assert "/v1/matches/x\\x0a2026-01-01" in text and text.endswith("request_id=" + line.request_id)
+    assert json.loads(JsonLines("web").format(line))["path"].startswith("/v1/matches/x\n")
 
 
 def test_the_worker_line_names_the_request_that_made_the_work_due(
