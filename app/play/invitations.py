@@ -23,10 +23,10 @@ def _decline(pending: list[tuple[str, str]]) -> int:
         player = db.session.get(Player, player_id)
         try:
             if player is not None:
-                leave_match(player, match_id)
+                leave_match(player, match_id, invitation_only=True)
                 declined += 1
         except ApiError:
-            db.session.rollback()  # accepted or withdrawn meanwhile
+            db.session.rollback()  # accepted or withdrawn meanwhile: the seat stays as it is
     return declined
 
 

@@ -219,16 +219,20 @@ def join_match(player_id: str, match_id: str, seat: int | None,
     return answer, True
 
 
-def leave_match(player: Player, match_id: str) -> Answer:
+def leave_match(player: Player, match_id: str, invitation_only: bool = False) -> Answer:
     """Give up a seat before the match starts, or decline an invitation. A match left with
     no player who has accepted is cancelled (its pending invitations go with it). The
-    match as a spectator sees it now."""
+    match as a spectator sees it now. `invitation_only` (declining in bulk, expiry): only a
+    pending invitation is declined, as found under the lock; a seat accepted since is kept
+    (409 `not_invited`)."""
     refuse_outsider(match_id, player.id, "leave")
     match = lock_match(match_id)
     invitation = match.invitation_for(player.id)
     seat = match.seat_of(player.id) or invitation
     if seat is None:
         raise ApiError(403, "not_a_player", "you have no seat in this match")
+    if invitation_only and invitation is None:
+        raise ApiError(409, "not_invited", "the invitation was accepted: the seat is kept")
     if match.status != "waiting":
         raise ApiError(409, "match_not_waiting", "you can leave only before the match starts")
     match.seats.remove(seat)  # delete-orphan: the row goes at the flush

@@ -114,3 +114,57 @@ def test_a_blocked_player_cannot_invite_and_their_pending_invitations_go(client:
                    "validation_error")
     assert client.delete(f"/v1/me/blocks/{pest.id}", headers=bot.headers).status_code == 204
     assert invite(client, pest, bot).status_code == 201  # unblocked
+
+
+def test_an_invitation_accepted_after_the_expiry_sweep_read_it_is_kept(client: Any,
+                                                                      app: Any) -> None:
+    """The sweep reads the expired invitations, then declines each under its match's lock:
+    one accepted in between (a join racing the worker) keeps its seat."""
+    from app.db.extensions import db
+    from app.play.invitations import _decline, _pending
+    from app.db.models import Seat
+
+    ana, bot = register(client, "ana"), register(client, "robo")
+    match_id = client.post("/v1/matches", json={
+        "players": 4, "invite": [{"seat": 1, "player_id": bot.id}]},
+        headers=ana.headers).json["id"]
+    db_execute(app, "UPDATE seats SET joined_at = now() - interval '8 days' WHERE invited")
+    with app.app_context():
+        try:
+            found = _pending(Seat.joined_at <= datetime.now(timezone.utc) - timedelta(days=7))
+            assert found == [(match_id, bot.id)]
+            # the invitee accepts after the sweep read it, before it declines it
+            r = client.post(f"/v1/matches/{match_id}/join", json={}, headers=bot.headers)
+            assert r.status_code == 200 and r.json["you"]["seat"] == 1
+            assert _decline(found) == 0
+        finally:
+            db.session.remove()
+    view = client.get(f"/v1/matches/{match_id}", headers=bot.headers).json
+    assert view["you"] == {"seat": 1, "team": 1} and view["status"] == "waiting"
+    events = client.get(f"/v1/matches/{match_id}/events", headers=ana.headers).json["items"]
+    assert events[-1]["type"] == "player_joined"
+
+
+def test_declining_every_invitation_keeps_a_seat_accepted_meanwhile(client: Any,
+                                                                    app: Any) -> None:
+    """Declining all at once (or blocking the inviter) declines invitations only: a seat
+    the player accepted after the list was read is not given up."""
+    from app.db.extensions import db
+    from app.db.models import Player, Seat
+    from app.play.invitations import _decline, _pending
+
+    ana, bot = register(client, "ana"), register(client, "robo")
+    match_id = client.post("/v1/matches", json={
+        "players": 4, "invite": [{"seat": 1, "player_id": bot.id}]},
+        headers=ana.headers).json["id"]
+    with app.app_context():
+        try:
+            found = _pending(Seat.player_id == bot.id)
+            assert client.post(f"/v1/matches/{match_id}/join", json={},
+                               headers=bot.headers).status_code == 200
+            assert db.session.get(Player, bot.id) is not None
+            assert _decline(found) == 0
+        finally:
+            db.session.remove()
+    assert db_scalar(app, "SELECT count(*) FROM seats WHERE match_id = :m AND player_id = :p",
+                     m=match_id, p=bot.id) == 1
