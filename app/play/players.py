@@ -24,7 +24,15 @@ def register(name: str, bot: bool, handle: str | None) -> tuple[Player, str]:
 
 def rotate_token(player: Player) -> str:
     """A new token for `player`, committed: the old one stops working at once here, and in
-    other processes when the notification sent with the commit arrives."""
+    other processes when the notification sent with the commit arrives. The row is locked
+    and the token the caller presented checked under the lock: of two rotations at once the
+    second finds that token replaced (401), so no answer hands out a token that is already
+    dead."""
+    presented = player.token_hash
+    db.session.refresh(player, with_for_update=True)
+    if player.token_hash != presented:
+        db.session.rollback()
+        raise ApiError(401, "unauthorized", "the bearer token is unknown")
     token = new_token()
     player.token_hash = hash_token(token)
     token_replaced(db.session(), player.id)
