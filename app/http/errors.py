@@ -28,9 +28,10 @@ Decisions:
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import marshmallow as ma
@@ -187,6 +188,21 @@ def require_json_body() -> None:
     if _has_body() and not request.is_json:
         raise ApiError(415, "unsupported_media_type",
                        "Send the request body as JSON, with Content-Type: application/json.")
+
+
+def takes_no_body(view: Callable[..., Any]) -> Callable[..., Any]:
+    """For an endpoint that takes no body (leave, resign, rematch...): a body that is empty,
+    ``{}`` or ``null`` is let through, anything else is 422 ``validation_error`` before the
+    verb runs, so that a malformed or misdirected request changes nothing. (Put it below
+    the auth decorator: a bad token is 401 first.)"""
+    @functools.wraps(view)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if _has_body() and request.get_data(cache=True).strip():
+            if request.get_json() not in ({}, None):
+                raise ApiError(422, "validation_error", "This request takes no body.",
+                               errors={"_body": ["send no body (or {})"]})
+        return view(*args, **kwargs)
+    return checked
 
 
 def _depth_exceeds(value: Any, limit: int) -> bool:

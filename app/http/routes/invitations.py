@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Response
 from flask_smorest import Blueprint
 
+from app.http.errors import takes_no_body
 from app.play import blocks
 from app.play import invitations
 from app.http.responses import json_response
@@ -19,6 +20,7 @@ blp = Blueprint("invitations", __name__, url_prefix="/v1",
 @requires_player
 @blp.response(200, InvitationsDeclinedSchema)
 @blp.doc(operationId="declineAllInvitations")
+@takes_no_body
 def decline_all() -> Response:
     """Decline every invitation you have not accepted yet (each as `leave` declines one)."""
     return json_response({"declined": invitations.decline_all(seat_caller())})

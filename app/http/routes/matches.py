@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response, request
 from flask_smorest import Blueprint
 
+from app.http.errors import takes_no_body
 from app.live.current import Current, current_for, heard_of
 from app.live.hub import Hub, hub
 from app.http.long_poll import wait_until
@@ -145,6 +146,7 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 @requires_player
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(operationId="leaveMatch")
+@takes_no_body
 def leave(match_id: str) -> Response:
     """Give up your seat before the match starts."""
     return answer_response(service.leave_match(seat_caller(), match_id))
@@ -154,6 +156,7 @@ def leave(match_id: str) -> Response:
 @requires_player
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(operationId="resignMatch")
+@takes_no_body
 def resign(match_id: str) -> Response:
     """Your team concedes the match."""
     return answer_response(play.resign(seat_caller(), match_id))
@@ -165,6 +168,7 @@ def resign(match_id: str) -> Response:
 @blp.alt_response(200, schema=MatchViewSchema, headers=headers("ETag", "Location"),
                   description="the rematch existed already: the same match")
 @blp.doc(operationId="createRematch")
+@takes_no_body
 def rematch(match_id: str) -> Response:
     """Play a finished match again with the same players.
 

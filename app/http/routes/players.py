@@ -12,7 +12,7 @@ from app.http.long_poll import wait_until
 from app.http.responses import json_response, not_modified
 from app.http.auth import client_address, require_player, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
-from app.http.errors import ProblemSchema
+from app.http.errors import ProblemSchema, takes_no_body
 from app.play import players
 from app.play.profiles import profile
 from app.infra.encoding import PRIVATE_CACHE_CONTROL, etag_matches
@@ -79,6 +79,7 @@ def find_player(args: dict[str, Any]) -> Response:
 @requires_player
 @blp.response(200, PlayerCreatedSchema)
 @blp.doc(operationId="rotateToken")
+@takes_no_body
 def rotate_token() -> Response:
     """Replace your token: the answer holds the new one (shown only this once) and the old
     token stops working at once. Use it when a token may have leaked."""
