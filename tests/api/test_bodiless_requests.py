@@ -8,8 +8,14 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (assert_problem, create, db_scalar, full_match, register,
-                               resigned_match)
+from tests.support.api import (
+    assert_problem,
+    create,
+    db_scalar,
+    full_match,
+    register,
+    resigned_match,
+)
 
 BAD_BODIES = ["{", '{"seat": 1}', "[]", "0", "false", '"leave"']
 
