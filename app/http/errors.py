@@ -197,9 +197,9 @@ def takes_no_body(view: Callable[..., Any]) -> Callable[..., Any]:
     the auth decorator: a bad token is 401 first.)"""
     @functools.wraps(view)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        if _has_body() and request.get_data(cache=True).strip():
-            if request.get_json() not in ({}, None):
-                raise ApiError(422, "validation_error", "This request takes no body.",
+        if (_has_body() and request.get_data(cache=True).strip()
+                and request.get_json() not in ({}, None)):
+            raise ApiError(422, "validation_error", "This request takes no body.",
                                errors={"_body": ["send no body (or {})"]})
         return view(*args, **kwargs)
     return checked
