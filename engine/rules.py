@@ -1,6 +1,7 @@
 """Ruleset constants and the validated options of a match (RULES.md §12)."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -108,7 +109,7 @@ def make_options(ruleset: Ruleset, players: int, raw: Any) -> Options:
             if any(_same(value, c) for c in choices):
                 values[name] = value
             else:
-                errors[key] = "must be one of " + ", ".join(repr(c) for c in choices)
+                errors[key] = "must be one of " + ", ".join(json.dumps(c) for c in choices)
         elif name == "first_dealer":
             if value == "random" or (type(value) is int and 0 <= value < players):
                 values[name] = value

@@ -134,6 +134,16 @@ def test_unknown_option() -> None:
     assert names(errors, "speed")
 
 
+def test_a_bad_option_value_is_told_in_jsons_words() -> None:
+    """A client reads the choices as JSON: true and "hand_mao", not Python's True and 'hand_mao'."""
+    assert config_errors(options={"face_down": "yes"}) == {
+        "options.face_down": "must be one of true, false"}
+    assert config_errors(options={"tie_leader": 1}) == {"options.tie_leader":
+        'must be one of "trick_leader", "first_tied_card", "hand_mao"'}
+    assert config_errors(options={"max_face_down_per_team_per_trick": 3}) == {
+        "options.max_face_down_per_team_per_trick": "must be one of null, 1"}
+
+
 def test_options_must_be_an_object() -> None:
     errors = config_errors(options=["tie_leader"])
     assert names(errors, "options")
