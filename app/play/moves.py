@@ -17,6 +17,7 @@ from app.db import hot_sql
 from app.infra.encoding import json_bytes
 from app.infra.problems import ApiError
 from app.db.extensions import db
+from app.play.bot_partners import REFUSE, players_refused, ready_bots
 from app.play.store import (FORFEIT, append_events, bump, load_state, lock_match, notify,
                              record, store)
 from app.db.models import Match, Player, Seat
@@ -189,18 +190,19 @@ def advance(match: Match, now: datetime) -> Step:
     that it is near (webhook `deadline_soon`), else nothing (woken early: it is due again
     at its next time)."""
     levels = {s.seat: s.bot_level for s in match.seats if s.bot_level is not None}
-    seat = next((s for s in match.to_act if s in levels), None)
+    seat = next(iter(ready_bots(match)), None)
     if match.status != "active":
         match.due_at = match.deadline = None
         return _no_new_version(match, "nothing")
     if seat is not None:
-        state = load_state(match)
-        action = choose(levels[seat], engine.view(state, seat), bot_rng(match, seat))
+        view = engine.view(load_state(match), seat)
+        action = (dict(REFUSE) if players_refused(match, view)
+                  else choose(levels[seat], view, bot_rng(match, seat)))
         _apply(match, seat, None, action)
     elif match.deadline is not None and match.deadline <= now:
         _time_out(match, now)
     elif match.warn_at is not None and match.warn_at <= now:
-        for number in match.to_act:  # (no bot is to act here)
+        for number in match.to_act:  # (no bot is ready here; one that waits has no player)
             player_id = next(s.player_id for s in match.seats if s.seat == number)
             if player_id is not None:
                 enqueue_deadline_soon(match, player_id)

@@ -13,6 +13,7 @@ import engine
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.fairness import match_key, reveal_events
+from app.play.bot_partners import ready_bots
 from app.db.models import ActionRecord, Match, Seat, id_can_exist
 from app.infra.encoding import iso
 from app.infra.request_ids import current_request_id
@@ -114,7 +115,8 @@ def schedule(match: Match, now: datetime, writes: Writes = SESSION_WRITES) -> No
     """Set the turn deadline and `due_at` from the seats to act. Every move starts a new
     deadline for the players then to act (event `deadline_set`), so a seat that must act
     again after its own move gets a full turn too; a bot to act is due now (and the
-    workers are told at commit)."""
+    workers are told at commit; a bot that leaves its team's answer to a player is not:
+    app/play/bot_partners.py)."""
     bots = {s.seat for s in match.seats if s.bot_level is not None}
     people = [s for s in match.to_act if s not in bots] if match.status == "active" else []
     if match.turn_timeout is None or not people:
@@ -124,7 +126,7 @@ def schedule(match: Match, now: datetime, writes: Writes = SESSION_WRITES) -> No
         match.warn_at = match.deadline - warning_before(match.turn_timeout)
         append_events(match, [{"type": "deadline_set", "seats": people,
                                "deadline": iso(match.deadline)}], writes)
-    if match.status == "active" and bots.intersection(match.to_act):
+    if match.status == "active" and ready_bots(match):
         match.due_at = now
         cause = current_request_id()  # (named in the worker's line for this work)
         writes.notify(DUE_CHANNEL, f"{match.id} {cause}" if cause else match.id)

@@ -247,7 +247,9 @@ def test_every_level_plays_a_match_to_the_end(client: Any, app: Any, level: str)
     run_worker(app)
     view = get_view(client, m["id"], ana)
     while view["status"] == "active":
-        assert view["hand"]["to_act"] == [0], view["hand"]
+        # once the worker is idle only ana is to act (and her partner, when it leaves
+        # their team's answer to her: app/play/bot_partners.py)
+        assert view["hand"]["to_act"] in ([0], [0, 2]), view["hand"]
         r = act(client, m["id"], ana, view["legal_actions"][0])
         assert r.status_code == 200, r.get_data(as_text=True)
         run_worker(app)
