@@ -206,21 +206,35 @@ def test_my_own_face_down_card_is_marked_as_played_face_down(
     ana = browsers()
     ana.driver.set_window_size(*PHONE)
     ana.register("ana")
+    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
+    # bia plays through the API, only when told: the table stays as ana left it
+    bia = requests.post(f"{server.url}/v1/players", json={"name": "bia"}, timeout=10).json()
+    bia_auth = {"Authorization": f"Bearer {bia['token']}"}
     # my 5 of clubs is the top manilha: I win the first trick and lead the second
-    _bot_match(server, ana, deals=[{"vira": "4h", "hands": [["5c", "3h", "2s"],
-                                                            ["4d", "Ks", "Qd"]]}])
+    created = requests.post(f"{server.url}/v1/matches", timeout=10,
+                            headers={"Authorization": f"Bearer {token}"},
+                            json={"players": 2, "seat": 0, "options": {"first_dealer": 1},
+                                  "deals": [{"vira": "4h", "hands": [["5c", "3h", "2s"],
+                                                                     ["4d", "Ks", "Qd"]]}]})
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    joined = requests.post(f"{server.url}/v1/matches/{match_id}/join", json={"seat": 1},
+                           headers=bia_auth, timeout=10)
+    assert joined.status_code == 200, joined.text
+    ana.open(f"/play/#/match/{match_id}")
     ana.wait(lambda: any(a.get("card") == "5c" for a in ana.actions()), why="my first card")
     version = ana.table()["version"]
     ana.click_action({"type": "play", "card": "5c"})
     ana.wait(lambda: ana.table()["version"] != version, why="the first card played")
+    answer = requests.post(f"{server.url}/v1/matches/{match_id}/actions", timeout=10,
+                           headers=bia_auth, json={"type": "play", "card": "4d"})
+    assert answer.status_code == 200, answer.text
     down = {"type": "play", "card": "3h", "face_down": True}
-    while down not in ana.wait(lambda: ana.actions(), why="the second trick"):
-        version = ana.table()["version"]
-        ana.click_action({"type": "accept"})  # (the bot raised)
-        ana.wait(lambda v=version: ana.table()["version"] != v, why="the raise accepted")
+    ana.wait(lambda: down in ana.actions(), why="the second trick")
     ana.click_action(down)
-    mine = ana.wait(lambda: ana.all(".place-bottom .played .card.covered"), why="my card down")
-    assert mine[0].get_attribute("aria-label") == "3 of hearts (face down)"
+    label = ana.wait(lambda: [c.get_attribute("aria-label") for c in
+                              ana.all(".place-bottom .played .card.covered")], why="my card down")
+    assert label == ["3 of hearts (face down)"]
     assert ana.css(".place-bottom .covered-note").text == "face down"
     assert _overflow(ana) == 0
 
