@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.api import act_ok, create, db_scalar, get_view, join, register, run_worker
+from tests.support.api import (
+    act_ok,
+    create,
+    db_scalar,
+    get_view,
+    join,
+    register,
+    run_worker,
+)
 
 FOUR = {"vira": "4d", "hands": [["5c", "3h", "6c"], ["2c", "Kd", "6d"], ["Qd", "Js", "4s"],
                                 ["Ah", "Jc", "7c"]]}
