@@ -179,11 +179,18 @@ def deliver_due(limit: int | None = None, now: datetime | None = None) -> int:
         started = time.perf_counter()
         outcome = send(found, clock)
         status = record(found, outcome, now or datetime.now(timezone.utc))
-        DELIVERIES.labels({"pending": "retrying", None: "lease_lost"}.get(status, status)).inc()
-        if current_app.config.get("ACCESS_LOG"):
-            ms = round((time.perf_counter() - started) * 1000, 1)
-            answer = outcome.status if isinstance(outcome, Reply) else outcome[:100]
-            log.info("webhook delivery %s: %s (%s) %.1f ms", found.id, status, answer, ms,
-                     extra={"delivery_id": found.id, "outcome": status, "ms": ms})
+        attempted(found, outcome, status, started)
         done += 1
     return done
+
+
+def attempted(found: Claim, outcome: Reply | str, status: str | None, started: float) -> None:
+    """Count one recorded attempt (`truco_webhook_deliveries_total`) and write its log line
+    (docs/operations.md); `started` is its `time.perf_counter()` before `send`. Every path
+    that sends a delivery calls it: :func:`deliver_due` and the worker's dispatcher."""
+    DELIVERIES.labels({"pending": "retrying", None: "lease_lost"}.get(status, status)).inc()
+    if current_app.config.get("ACCESS_LOG"):
+        ms = round((time.perf_counter() - started) * 1000, 1)
+        answer = outcome.status if isinstance(outcome, Reply) else outcome[:100]
+        log.info("webhook delivery %s: %s (%s) %.1f ms", found.id, status, answer, ms,
+                 extra={"delivery_id": found.id, "outcome": status, "ms": ms})

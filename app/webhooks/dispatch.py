@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -24,7 +25,7 @@ from app.infra.problems import DATABASE_ERRORS, first_line
 from app.db.extensions import db
 from app.infra.logthrottle import warn_throttled
 from app.db.channels import listen_connection, wait_readable
-from app.webhooks.delivery import Claim, claim, record, send
+from app.webhooks.delivery import Claim, attempted, claim, record, send
 from app.webhooks.outbox import DELIVERY_CHANNEL
 
 SENDERS = 16
@@ -66,8 +67,10 @@ class Dispatcher:
         try:
             with self.app.app_context():
                 try:
+                    started = time.perf_counter()
                     outcome = send(found, datetime.now(timezone.utc))
-                    record(found, outcome, datetime.now(timezone.utc))
+                    status = record(found, outcome, datetime.now(timezone.utc))
+                    attempted(found, outcome, status, started)
                 finally:
                     db.session.remove()
         except DATABASE_ERRORS as exc:  # the lease runs out: the delivery is due again

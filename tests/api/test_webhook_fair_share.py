@@ -103,6 +103,30 @@ def test_the_dispatcher_stops_promptly_however_long_its_poll(app: Any,
     assert time.monotonic() - began < 2 * STOP_CHECK_SECONDS + 0.5
 
 
+def test_the_dispatchers_attempts_are_counted_and_logged(client: Any, app: Any, caplog: Any,
+                                                        monkeypatch: Any) -> None:
+    """docs/operations.md: one line per delivery attempt and `truco_webhook_deliveries_total`,
+    also for the worker's dispatcher (it sent them uncounted and unlogged)."""
+    import logging
+
+    from app.infra.metrics import DELIVERIES
+
+    monkeypatch.setitem(app.config, "ACCESS_LOG", True)
+    ana = register(client, "ana")
+    before = DELIVERIES.labels("delivered")._value.get()
+    with caplog.at_level(logging.INFO, logger="app.webhooks.delivery"), receiver() as hook, \
+            dispatcher(app):
+        enqueue(app, add(client, ana, hook.url())["id"], 2)
+        began = time.monotonic()
+        while DELIVERIES.labels("delivered")._value.get() < before + 2 \
+                and time.monotonic() - began < 5:
+            time.sleep(0.01)
+    assert len(hook.received) == 2
+    assert DELIVERIES.labels("delivered")._value.get() == before + 2
+    lines = [r.getMessage() for r in caplog.records if "webhook delivery msg_" in r.getMessage()]
+    assert len(lines) == 2 and all(": delivered (204)" in line for line in lines), lines
+
+
 def deliver(app: Any, now: datetime) -> int:
     from app.db.extensions import db
     from app.webhooks.delivery import deliver_due
