@@ -31,6 +31,8 @@ def test_register_list_show_delete(client: Any) -> None:
     assert (made["url"], made["events"], made["status"]) == (
         URL, ["your_turn", "match_finished"], "active")
     assert made["disabled_at"] is None and made["disabled_reason"] is None
+    # a time as in every other answer (docs/api.md, conventions): it ended in +00:00
+    assert made["created_at"].endswith("Z") and "+" not in made["created_at"]
 
     every = add(client, ana).json
     assert every["events"] == list(WEBHOOK_EVENTS)  # default: all

@@ -12,7 +12,7 @@ from app.http.responses import json_response
 from app.http.auth import require_player, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema
-from app.infra.encoding import PRIVATE_CACHE_CONTROL
+from app.infra.encoding import PRIVATE_CACHE_CONTROL, iso
 from app.http.schemas import examples, headers
 from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.http.webhook_schemas import (
@@ -28,7 +28,8 @@ blp = Blueprint("webhooks", __name__, url_prefix="/v1",
 
 
 def _time(value: datetime | None) -> str | None:
-    return None if value is None else value.isoformat()
+    """A time as every other answer writes it (docs/api.md, conventions): UTC with `Z`."""
+    return iso(value)
 
 
 def endpoint_public(endpoint: WebhookEndpoint) -> dict[str, Any]:
