@@ -119,8 +119,10 @@ def test_your_turn_follows_the_seats_to_act_and_no_payload_has_cards(
     assert r.status_code == 200
     deliver(app)
     seen = [(h.json["type"], h.json["data"]["player_id"] == ana.id) for h in hook.received]
-    assert seen == [("your_turn", False), ("your_turn", True), ("your_turn", False),
-                    ("your_turn", True), ("match_finished", True), ("match_finished", False)]
+    # (the two match_finished are due at the same instant, to two endpoints: either first)
+    assert seen[:4] + sorted(seen[4:]) == [
+        ("your_turn", False), ("your_turn", True), ("your_turn", False), ("your_turn", True),
+        ("match_finished", False), ("match_finished", True)]
     finished = [h.json["data"] for h in hook.received if h.json["type"] == "match_finished"]
     assert {d["winner_team"] for d in finished} == {1}
     for got in hook.received:

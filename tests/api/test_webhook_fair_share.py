@@ -138,6 +138,45 @@ def deliver(app: Any, now: datetime) -> int:
             db.session.remove()
 
 
+def test_one_owners_backlog_is_not_read_through_at_every_claim(client: Any, app: Any) -> None:
+    """100,000 deliveries of one owner wait (its circuit is open, or the owner is at its
+    share): a claim finds another owner's delivery without reading them one by one (it did:
+    0.1 to 0.4 s a claim, and seconds of delay for everyone's deliveries)."""
+    from app.db.extensions import db
+    from app.webhooks.delivery import claim
+
+    attacker, victim = register(client, "many"), register(client, "one")
+    theirs = add(client, attacker, "http://127.0.0.1:9/a")["id"]
+    db_execute(app, "INSERT INTO webhook_deliveries (id, endpoint_id, event, payload, "
+                   "next_attempt_at, created_at) SELECT 'msg_backlog' || g, :e, 'your_turn', "
+                   "'{}', now() - interval '1 hour', now() - interval '1 hour' "
+                   "FROM generate_series(1, 100000) g", e=theirs)
+    db_execute(app, "UPDATE webhook_endpoints SET failures_in_row = 5, "
+                   "open_until = now() + interval '1 minute' WHERE id = :e", e=theirs)
+    db_execute(app, "ANALYZE webhook_deliveries")
+
+    def timed(**busy: Any) -> tuple[float, Any]:
+        with app.app_context():
+            try:
+                best, found = float("inf"), None
+                for _ in range(3):
+                    began = time.perf_counter()
+                    found = claim(datetime.now(timezone.utc), **busy)
+                    best = min(best, time.perf_counter() - began)
+                    if found is not None:
+                        break
+                return best, found
+            finally:
+                db.session.remove()
+
+    took, found = timed()
+    assert found is None and took < 0.03, took  # the circuit is open: nothing to send
+    db_execute(app, "UPDATE webhook_endpoints SET open_until = NULL WHERE id = :e", e=theirs)
+    enqueue(app, add(client, victim, "http://127.0.0.1:9/b")["id"])
+    took, found = timed(busy_owners=[attacker.id])
+    assert found is not None and found.owner == victim.id and took < 0.03, took
+
+
 def test_an_endpoint_that_keeps_failing_has_its_circuit_opened(client: Any, app: Any) -> None:
     from app.webhooks.breaker import FIRST_OPEN, THRESHOLD
 
