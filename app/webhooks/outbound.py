@@ -37,14 +37,18 @@ class Reply:
 class _PinnedHTTP(http.client.HTTPConnection):
     """HTTP to a fixed address; Host names the URL's host."""
 
-    def __init__(self, target: Target, address: IPAddress, connect_timeout: float) -> None:
+    def __init__(self, target: Target, address: IPAddress, connect_timeout: float,
+                 deadline: float) -> None:
         super().__init__(target.host, target.port, timeout=connect_timeout)
         self.address = address
         self.connect_timeout = connect_timeout
+        self.deadline = deadline
+        """The attempt's end (time.monotonic()): no wait on this socket outlasts it, the TLS
+        handshake's included (it comes before the watchdog that shuts the socket)."""
 
     def _open(self) -> socket.socket:
         sock = socket.create_connection((str(self.address), self.port), self.connect_timeout)
-        sock.settimeout(READ_TIMEOUT)
+        sock.settimeout(max(0.001, min(READ_TIMEOUT, self.deadline - time.monotonic())))
         return sock
 
     def connect(self) -> None:
@@ -81,7 +85,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *, allow_http: bool,
         if left <= 0:
             raise OutboundError(f"no complete answer within {TOTAL_TIMEOUT:g} s")
         kind = _PinnedHTTPS if target.scheme == "https" else _PinnedHTTP
-        conn = kind(target, address, min(CONNECT_TIMEOUT, left))
+        conn = kind(target, address, min(CONNECT_TIMEOUT, left), deadline)
         try:
             conn.connect()
         except OSError as exc:

@@ -244,3 +244,59 @@ def test_an_attempt_has_one_deadline_whatever_the_addresses(monkeypatch: Any) ->
     finally:
         for s in [full, *queued]:
             s.close()
+
+
+def test_a_slow_tls_handshake_counts_in_the_attempts_deadline(monkeypatch: Any) -> None:
+    """The first address never completes a connect, the second drips its TLS handshake a
+    byte at a time: the attempt still ends at TOTAL_TIMEOUT (the handshake had a whole read
+    timeout of its own, after the time the connect had taken)."""
+    import ipaddress
+    import socket
+
+    from app.webhooks import outbound
+    from app.webhooks import urls as webhook_urls
+
+    monkeypatch.setattr(outbound, "TOTAL_TIMEOUT", 3.0)
+    monkeypatch.setattr(outbound, "CONNECT_TIMEOUT", 2.0)
+    monkeypatch.setattr(outbound, "READ_TIMEOUT", 2.5)
+    dripping = socket.socket()
+    dripping.bind(("127.0.0.1", 0))
+    dripping.listen()
+    port = dripping.getsockname()[1]
+    full = socket.socket()
+    full.bind(("127.0.0.2", port))
+    full.listen(0)
+    queued = []
+    for _ in range(3):  # the accept queue is full: further connects hang
+        s = socket.socket()
+        s.setblocking(False)
+        try:
+            s.connect(("127.0.0.2", port))
+        except BlockingIOError:
+            pass
+        queued.append(s)
+    stop = threading.Event()
+
+    def drip() -> None:
+        conn, _ = dripping.accept()
+        with conn:
+            conn.recv(4096)  # the ClientHello
+            conn.sendall(b"\x16\x03\x03\x3f\x00")  # a long handshake record...
+            while not stop.wait(0.2):
+                conn.sendall(b"\x00")  # ...a byte at a time
+
+    threading.Thread(target=drip, daemon=True).start()
+    time.sleep(0.2)
+    monkeypatch.setattr(outbound, "check", lambda *a, **k: (
+        webhook_urls.Target("https", "hooks.example", port, "/"),
+        [ipaddress.ip_address("127.0.0.2"), ipaddress.ip_address("127.0.0.1")]))
+    try:
+        began = time.monotonic()
+        with pytest.raises(outbound.OutboundError):
+            outbound.post("https://hooks.example/", b"{}", {}, allow_http=False,
+                          allow_private=True)
+        assert time.monotonic() - began < 3.4
+    finally:
+        stop.set()
+        for s in [dripping, full, *queued]:
+            s.close()
