@@ -17,6 +17,8 @@ Workers sleep on `LISTEN truco_due` (sent when work becomes due now) with a shor
 safety net (a notification lost while a worker reconnects costs at most one period).
 
 Between steps it settles finished matches (app.play.settle: tallies and ratings, once each).
+Expired invitations and old rows are dealt with by a thread of their own in one loop of
+a pool (housekeeping): a prune that reads a big table never holds up a bot or a deadline.
 
 Webhook deliveries (app.webhooks.dispatch, docs/correspondence.md) are sent by threads of
 the same worker, from their own outbox table, so that a slow endpoint never delays a bot.
@@ -122,11 +124,15 @@ class Worker:
     """A loop that runs `run_due` whenever work may be due, until `stop` is set."""
 
     def __init__(self, app: Flask, poll_seconds: float = POLL_SECONDS,
-                 deliveries: bool = True) -> None:
+                 deliveries: bool = True, housekeeping: bool | None = None) -> None:
         self.app = app
         self.poll_seconds = poll_seconds
         self.deliveries = deliveries
         """Whether this loop also sends the webhook outbox (on a thread of its own)."""
+        self.housekeeping = deliveries if housekeeping is None else housekeeping
+        """Whether this loop also declines expired invitations and prunes old rows (on a
+        thread of its own: a prune that reads a big table never holds up a bot's move or a
+        deadline; one loop of a pool is enough)."""
         self.stop = threading.Event()
         self.causes: dict[str, str] = {}
         """Match id: the request id its last notification named (the request that made its
@@ -174,10 +180,27 @@ class Worker:
             finally:
                 db.session.remove()
 
+    def _housekeeping_loop(self) -> None:
+        """`_housekeeping` now and every HOUSEKEEPING_SECONDS until `stop` is set."""
+        while True:
+            try:
+                self._housekeeping()
+            except DATABASE_ERRORS as exc:
+                warn_throttled(log, "worker: database unavailable",
+                               f"housekeeping failed: {first_line(exc)}")
+            except Exception:  # noqa: BLE001 - a bug: its traceback, then again later
+                log.exception("housekeeping failed")
+            if self.stop.wait(HOUSEKEEPING_SECONDS):
+                return
+
     def run(self) -> None:
         log.info("worker started")
-        housekept = 0.0
         deliveries = start_deliveries(self.app, self.stop) if self.deliveries else None
+        housekeeping = None
+        if self.housekeeping:
+            housekeeping = threading.Thread(target=self._housekeeping_loop,
+                                            name="housekeeping", daemon=True)
+            housekeeping.start()
         while not self.stop.is_set():
             try:
                 with self.app.app_context():
@@ -188,9 +211,6 @@ class Worker:
                         held, soonest = due_but_held(now), next_due(now)
                     finally:
                         db.session.remove()
-                if time.monotonic() - housekept >= HOUSEKEEPING_SECONDS:
-                    housekept = time.monotonic()
-                    self._housekeeping()
             except DATABASE_ERRORS as exc:  # the database is away: one line, look again later
                 warn_throttled(log, "worker: database unavailable",
                                f"worker step failed: {first_line(exc)}")
@@ -213,4 +233,6 @@ class Worker:
             self._conn.close()
         if deliveries is not None:
             deliveries.join()
+        if housekeeping is not None:
+            housekeeping.join()
         log.info("worker stopped")

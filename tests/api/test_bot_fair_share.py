@@ -118,3 +118,35 @@ def test_an_owner_has_one_step_under_way_at_a_time(client: Any, app: Any,
         other_loop.rollback()
         other_loop.close()
     assert run_steps(app, 5) == 3  # the owner's lock is free again
+
+
+def test_housekeeping_never_holds_up_a_bot(client: Any, app: Any, monkeypatch: Any) -> None:
+    """Pruning a big table takes seconds (one player's millions of old webhook deliveries:
+    0.8 to 1.2 s at 1.8 million rows): it runs beside the worker's loop, not in it, so a bot
+    that falls due meanwhile moves at once (it waited for the prune)."""
+    import threading
+    import time
+
+    from app.play import background
+
+    def slow_prune(now: Any) -> dict[str, int]:
+        time.sleep(4)
+        return {}
+
+    monkeypatch.setattr(background, "prune", slow_prune)
+    victim = register(client, "one")
+    worker = background.Worker(app, poll_seconds=0.2, deliveries=False, housekeeping=True)
+    thread = threading.Thread(target=worker.run)
+    thread.start()
+    try:
+        time.sleep(0.5)  # the housekeeping has begun its prune
+        began = time.monotonic()
+        mine = bot_leads(client, victim)["id"]
+        while bot_moves(app, mine) == 0 and time.monotonic() - began < 10:
+            time.sleep(0.05)
+        took = time.monotonic() - began
+    finally:
+        worker.stop.set()
+        thread.join(10)
+    assert not thread.is_alive()
+    assert took < 1.5, took
