@@ -1,6 +1,7 @@
 """A circuit breaker per webhook endpoint: after THRESHOLD failed attempts in a row its
 circuit opens and none of its deliveries is tried until `open_until` (a minute, doubled at
-each further failure, at most an hour); the first attempt after that decides: a success
+each further failure, at most an hour); the first attempt after that, alone (its claim
+holds the circuit for the attempt's lease: app/webhooks/delivery.py), decides: a success
 closes it, a failure opens it again for longer. Its deliveries keep their place meanwhile
 (they are retried, not dropped), and other endpoints never wait for it."""
 from __future__ import annotations

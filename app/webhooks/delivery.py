@@ -24,7 +24,7 @@ from sqlalchemy import select, text, update
 from app.db.extensions import db
 from app.infra.metrics import DELIVERIES
 from app.webhooks.outbound import OutboundError, Reply, post
-from app.webhooks.breaker import after_attempt
+from app.webhooks.breaker import after_attempt, open_for
 from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.webhooks.signing import headers
 from app.webhooks.urls import UnsafeUrl
@@ -119,6 +119,11 @@ def claim(now: datetime, busy_endpoints: Collection[str] = (),
         db.session.commit()
         return claim(now, busy_endpoints, busy_owners)
     lease = now + LEASE
+    if open_for(endpoint.failures_in_row) is not None:
+        # half-open (its circuit was open and its time is up): this attempt is the probe
+        # that decides, so no other is claimed for the endpoint until it is recorded (or
+        # its lease ends)
+        endpoint.open_until = lease
     delivery.locked_until = delivery.next_attempt_at = lease
     delivery.attempts += 1
     delivery.last_attempt_at = now

@@ -199,6 +199,31 @@ def test_an_endpoint_that_keeps_failing_has_its_circuit_opened(client: Any, app:
         assert (row.failures_in_row, row.open_until) == (0, None)
 
 
+def test_a_circuit_whose_time_is_up_lets_one_attempt_through(client: Any, app: Any) -> None:
+    """Half-open: the first attempt after the circuit's time decides; no second is claimed
+    for that endpoint while it is out (a second used to go at once, and a burst after a
+    pause)."""
+    from app.db.extensions import db
+    from app.webhooks.breaker import THRESHOLD
+    from app.webhooks.delivery import claim
+
+    ana = register(client, "ana")
+    endpoint = add(client, ana, "http://127.0.0.1:9/a")["id"]
+    enqueue(app, endpoint, 3)
+    db_execute(app, "UPDATE webhook_endpoints SET failures_in_row = :n, "
+                   "open_until = now() - interval '1 second' WHERE id = :e",
+               n=THRESHOLD, e=endpoint)
+    with app.app_context():
+        try:
+            now = datetime.now(timezone.utc) + timedelta(seconds=1)
+            probe = claim(now)
+            assert probe is not None and probe.endpoint_id == endpoint
+            assert claim(now) is None  # the probe is out: the circuit waits for it
+            assert claim(probe.lease + timedelta(seconds=1)) is not None  # its lease ended
+        finally:
+            db.session.remove()
+
+
 def test_the_circuit_opens_for_longer_after_each_further_failure() -> None:
     from app.webhooks.breaker import MAX_OPEN, THRESHOLD, open_for
 
