@@ -200,7 +200,7 @@ def takes_no_body(view: Callable[..., Any]) -> Callable[..., Any]:
         if (_has_body() and request.get_data(cache=True).strip()
                 and request.get_json() not in ({}, None)):
             raise ApiError(422, "validation_error", "This request takes no body.",
-                               errors={"_body": ["send no body (or {})"]})
+                           errors={"_body": ["send no body (or {})"]})
         return view(*args, **kwargs)
     return checked
 

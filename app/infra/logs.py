@@ -61,8 +61,10 @@ class Text(logging.Formatter):
             f"%(asctime)s [{process}] %(levelname)s in %(module)s: %(message)s")
 
     def format(self, record: logging.LogRecord) -> str:
-        record = logging.makeLogRecord({**vars(record), "msg": printable(record.getMessage()),
-                                        "args": None})
+        message = record.getMessage()
+        if _CONTROL.search(message):  # (a copy: other handlers see the record as it was)
+            record = logging.makeLogRecord({**vars(record), "msg": printable(message),
+                                            "args": None})
         text = (self.leveled.format(record) if record.levelno >= logging.WARNING
                 else super().format(record))
         rid = getattr(record, "request_id", None)

@@ -17,13 +17,17 @@ from app.db.models import Match
 REFUSE = {"type": "refuse"}
 
 
+def bot_seats(match: Match) -> set[int]:
+    """The seats of the match's built-in bots."""
+    return {s.seat for s in match.seats if s.bot_level is not None}
+
+
 def ready_bots(match: Match) -> list[int]:
     """The built-in bots' seats in `to_act` that may move now (in `to_act`'s order): a bot
     waits while a player of its team is to act too."""
-    bots = {s.seat for s in match.seats if s.bot_level is not None}
-    players = [s for s in match.to_act if s not in bots]
-    return [s for s in match.to_act
-            if s in bots and not any(p % 2 == s % 2 for p in players)]
+    bots = bot_seats(match)
+    waiting_for_players = {s % 2 for s in match.to_act if s not in bots}
+    return [s for s in match.to_act if s in bots and s % 2 not in waiting_for_players]
 
 
 def players_refused(match: Match, view: dict[str, Any]) -> bool:
@@ -33,7 +37,7 @@ def players_refused(match: Match, view: dict[str, Any]) -> bool:
     if not hand.get("pending") or REFUSE not in view["legal_actions"]:
         return False
     team = view["you"]["team"]
-    bots = {s.seat for s in match.seats if s.bot_level is not None}
+    bots = bot_seats(match)
     calls = hand.get("calls") or []
     asked = max((i for i, c in enumerate(calls) if c["action"] == "raise"), default=-1)
     return any(c["action"] == "refuse" and c["seat"] % 2 == team and c["seat"] not in bots

@@ -17,7 +17,7 @@ from app.db import hot_sql
 from app.infra.encoding import json_bytes
 from app.infra.problems import ApiError
 from app.db.extensions import db
-from app.play.bot_partners import REFUSE, players_refused, ready_bots
+from app.play.bot_partners import REFUSE, bot_seats, players_refused, ready_bots
 from app.play.store import (FORFEIT, append_events, bump, load_state, lock_match, notify,
                              record, store)
 from app.db.models import Match, Player, Seat
@@ -227,7 +227,7 @@ def _time_out(match: Match, now: datetime) -> None:
     """The deadline passed: the first player to act loses their turn. `auto_play`: the
     `easy` bot acts for them (a match goes on); `forfeit`, or the third deadline in a row
     (the seat is abandoned): their team loses the match."""
-    bots = {s.seat for s in match.seats if s.bot_level is not None}
+    bots = bot_seats(match)
     number = next(s for s in match.to_act if s not in bots)
     seat = next(s for s in match.seats if s.seat == number)
     seat.timeouts += 1

@@ -13,7 +13,7 @@ import engine
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.fairness import match_key, reveal_events
-from app.play.bot_partners import ready_bots
+from app.play.bot_partners import bot_seats, ready_bots
 from app.db.models import ActionRecord, Match, Seat, id_can_exist
 from app.infra.encoding import iso
 from app.infra.request_ids import current_request_id
@@ -117,7 +117,7 @@ def schedule(match: Match, now: datetime, writes: Writes = SESSION_WRITES) -> No
     again after its own move gets a full turn too; a bot to act is due now (and the
     workers are told at commit; a bot that leaves its team's answer to a player is not:
     app/play/bot_partners.py)."""
-    bots = {s.seat for s in match.seats if s.bot_level is not None}
+    bots = bot_seats(match)
     people = [s for s in match.to_act if s not in bots] if match.status == "active" else []
     if match.turn_timeout is None or not people:
         match.deadline = match.warn_at = None

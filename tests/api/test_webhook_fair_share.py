@@ -233,29 +233,37 @@ def test_the_circuit_opens_for_longer_after_each_further_failure() -> None:
     assert open_for(THRESHOLD + 30) == MAX_OPEN
 
 
+def _hanging_listener(host: str, port: int = 0) -> tuple[Any, list[Any]]:
+    """A socket listening on (host, port) whose accept queue is full, so that a further
+    connect to it hangs; and the sockets that fill it (close them all when done)."""
+    import socket
+
+    full = socket.socket()
+    full.bind((host, port))
+    full.listen(0)
+    queued = []
+    for _ in range(3):
+        s = socket.socket()
+        s.setblocking(False)
+        try:
+            s.connect((host, full.getsockname()[1]))
+        except BlockingIOError:
+            pass
+        queued.append(s)
+    return full, queued
+
+
 def test_an_attempt_has_one_deadline_whatever_the_addresses(monkeypatch: Any) -> None:
     """Three addresses that never complete a connect: the attempt ends at TOTAL_TIMEOUT,
     not after a connect timeout per address."""
     import ipaddress
-    import socket
 
     from app.webhooks import outbound
     from app.webhooks import urls as webhook_urls
 
     monkeypatch.setattr(outbound, "TOTAL_TIMEOUT", 1.0)
-    full = socket.socket()
-    full.bind(("127.0.0.1", 0))
-    full.listen(0)
+    full, queued = _hanging_listener("127.0.0.1")
     port = full.getsockname()[1]
-    queued = []
-    for _ in range(3):  # the accept queue is full: further connects hang
-        s = socket.socket()
-        s.setblocking(False)
-        try:
-            s.connect(("127.0.0.1", port))
-        except BlockingIOError:
-            pass
-        queued.append(s)
     time.sleep(0.2)
     monkeypatch.setattr(outbound, "check", lambda *a, **k: (
         webhook_urls.Target("http", "hooks.example", port, "/"),
@@ -288,18 +296,7 @@ def test_a_slow_tls_handshake_counts_in_the_attempts_deadline(monkeypatch: Any) 
     dripping.bind(("127.0.0.1", 0))
     dripping.listen()
     port = dripping.getsockname()[1]
-    full = socket.socket()
-    full.bind(("127.0.0.2", port))
-    full.listen(0)
-    queued = []
-    for _ in range(3):  # the accept queue is full: further connects hang
-        s = socket.socket()
-        s.setblocking(False)
-        try:
-            s.connect(("127.0.0.2", port))
-        except BlockingIOError:
-            pass
-        queued.append(s)
+    full, queued = _hanging_listener("127.0.0.2", port)
     stop = threading.Event()
 
     def drip() -> None:

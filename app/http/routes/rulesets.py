@@ -20,7 +20,8 @@ def _options(base: int) -> dict[str, dict[str, object]]:
         for name, values in OPTION_CHOICES.items()}
     out["first_dealer"] = {"values": ["random", "a seat number"],
                            "default": OPTION_DEFAULTS["first_dealer"]}
-    out["iron_hand_value"] = {"values": f"an integer from 1 to {MAX_IRON_HAND_VALUE}", "default": base}
+    out["iron_hand_value"] = {"values": f"an integer from 1 to {MAX_IRON_HAND_VALUE}",
+                              "default": base}
     return out
 
 

@@ -1,7 +1,6 @@
 """Webhooks: `/v1/me/webhooks`, the caller's push endpoints (docs/correspondence.md)."""
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from flask import Response
@@ -27,17 +26,12 @@ blp = Blueprint("webhooks", __name__, url_prefix="/v1",
                 description="Webhooks: your events POSTed to your server")
 
 
-def _time(value: datetime | None) -> str | None:
-    """A time as every other answer writes it (docs/api.md, conventions): UTC with `Z`."""
-    return iso(value)
-
-
 def endpoint_public(endpoint: WebhookEndpoint) -> dict[str, Any]:
     """An endpoint as its owner sees it (never the secret)."""
     return {"id": endpoint.id, "url": endpoint.url, "events": list(endpoint.events),
-            "status": endpoint.status, "disabled_at": _time(endpoint.disabled_at),
+            "status": endpoint.status, "disabled_at": iso(endpoint.disabled_at),
             "disabled_reason": endpoint.disabled_reason,
-            "created_at": _time(endpoint.created_at)}
+            "created_at": iso(endpoint.created_at)}
 
 
 def delivery_public(delivery: WebhookDelivery) -> dict[str, Any]:
@@ -45,10 +39,10 @@ def delivery_public(delivery: WebhookDelivery) -> dict[str, Any]:
             "match_id": delivery.payload.get("data", {}).get("match_id"),
             "status": delivery.status, "attempts": delivery.attempts,
             "response_status": delivery.response_status, "last_error": delivery.last_error,
-            "created_at": _time(delivery.created_at),
-            "last_attempt_at": _time(delivery.last_attempt_at),
-            "next_attempt_at": _time(delivery.next_attempt_at),
-            "delivered_at": _time(delivery.delivered_at)}
+            "created_at": iso(delivery.created_at),
+            "last_attempt_at": iso(delivery.last_attempt_at),
+            "next_attempt_at": iso(delivery.next_attempt_at),
+            "delivered_at": iso(delivery.delivered_at)}
 
 
 @blp.route("/me/webhooks", methods=["POST"])
