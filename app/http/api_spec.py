@@ -24,7 +24,9 @@ class TypedConverter(OpenAPIConverter):
       ``anyOf: [{type: object, nullable: true}, $ref]``, which generators read as a dict);
     - a :class:`~app.http.schemas.Component` field is a ``$ref`` to a hand-written component;
     - every field of a :class:`~app.http.schemas.ResponseSchema` is required unless it is named in
-      its ``OPTIONAL`` (the server always sends it).
+      its ``OPTIONAL`` (the server always sends it);
+    - a schema's ``SPEC_RULES`` (a dict of JSON Schema keywords, such as ``oneOf``) is added to
+      its object: the rules of its ``@validates_schema`` that a client can check before sending.
     """
 
     def init_attribute_functions(self) -> None:
@@ -58,6 +60,7 @@ class TypedConverter(OpenAPIConverter):
     def schema2jsonschema(self, schema: Any) -> dict:
         jsonschema = super().schema2jsonschema(schema)
         instance = resolve_schema_instance(schema)
+        jsonschema.update(getattr(instance, "SPEC_RULES", {}))
         if isinstance(instance, ResponseSchema):
             sent = set(jsonschema["properties"]) - instance.OPTIONAL
             if sent:

@@ -129,6 +129,7 @@ class PlayerCreateSchema(Schema):
 
 
 class PlayerUpdateSchema(Schema):
+    SPEC_RULES: ClassVar[dict[str, Any]] = {"minProperties": 1}
     name = fields.String(validate=check_name, metadata={
         "description": "1 to 32 printable characters after trimming", "minLength": 1})
     handle = handle_field(allow_none=True)
@@ -150,6 +151,9 @@ class BotSeatSchema(Schema):
 
 
 class InviteSchema(Schema):
+    # The seat and exactly one of player_id or handle (a oneOf would make generated clients'
+    # Invite model untyped).
+    SPEC_RULES: ClassVar[dict[str, Any]] = {"minProperties": 2, "maxProperties": 2}
     seat = fields.Integer(required=True, validate=SEAT_RANGE, **STRICT_INT)
     player_id = fields.String(validate=[validate.Length(1, 32), check_storable],
                               metadata={"description": "exactly one of player_id or handle"})
@@ -177,6 +181,14 @@ CLIENT_SEED = {"load_default": None, "allow_none": True,
 
 
 class MatchCreateSchema(Schema):
+    # Not (a commitment and (a seed or deals)), written without anyOf (which client
+    # generators read as an untyped union): not (commitment and not (no seed and no deals)).
+    SPEC_RULES: ClassVar[dict[str, Any]] = {"not": {
+        "description": "a commitment is for shuffled deals: not with seed or deals",
+        "required": ["commitment"],
+        "properties": {"commitment": {"type": "string"}},
+        "not": {"properties": {"seed": {"not": {"type": "integer"}},
+                               "deals": {"not": {"type": "array"}}}}}}
     ruleset = named_enum("RulesetName", RULESETS, load_default="paulista")
     players = named_enum("PlayerCount", PLAYER_COUNTS, load_default=2)
     target_score = named_enum("TargetScore", [12], load_default=12)

@@ -18,7 +18,8 @@ class WebhookCreateSchema(Schema):
     events = fields.List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
                          load_default=lambda: list(WEBHOOK_EVENTS),
                          validate=validate.Length(min=1), metadata={
-                             "description": "the events wanted; default: all of them"})
+                             "description": "the events wanted, each once; default: all of them",
+                             "uniqueItems": True})
 
     @validates("events")
     def _distinct(self, value: list[str], **_: Any) -> None:

@@ -3,7 +3,11 @@ a problem answered before anything is streamed."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from tests.support.api import assert_problem, create, register
 
@@ -76,3 +80,19 @@ def test_a_stream_ends_when_its_time_is_up_with_what_it_had_to_say(app: Any,
     inbox = _messages(client.get("/v1/me/stream", headers=ana.headers).get_data(as_text=True))
     mine = client.get("/v1/me/matches?your_turn=true", headers=ana.headers).json
     assert [m["event"] for m in inbox] == ["inbox"] and json.loads(inbox[0]["data"]) == mine
+
+
+def test_the_specs_last_event_id_pattern_is_what_the_server_accepts(client: Any) -> None:
+    # an empty Last-Event-ID is as if absent (STREAM_MAX_SECONDS 0: the stream ends at once)
+    spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    item = spec["paths"]["/v1/matches/{match_id}/stream"]
+    params = item.get("parameters", []) + item["get"]["parameters"]
+    pattern = next(p for p in params if p["name"] == "Last-Event-ID")["schema"]["pattern"]
+    ana = register(client)
+    match_id = create(client, ana)["id"]
+    client.application.config["STREAM_MAX_SECONDS"] = 0
+    for value in ("", "0", "abc", "-1", "1.5", "9" * 30):
+        r = client.get(f"/v1/matches/{match_id}/stream", headers={
+            **ana.headers, "Last-Event-ID": value})
+        r.close()
+        assert (r.status_code == 200) is bool(re.search(pattern, value)), (value, r.status_code)

@@ -24,8 +24,9 @@ blp = Blueprint("streams", __name__, url_prefix="/v1", description="Server-Sent 
 
 MAX_SEQ = 2**62
 LAST_EVENT_ID = header_param("Last-Event-ID", "the `id` of the last event received: the "
-                             "stream resumes after it (what EventSource sends on a reconnect)",
-                             pattern="^[0-9]+$")
+                             "stream resumes after it (what EventSource sends on a reconnect); "
+                             "empty: as if absent",
+                             pattern="^[0-9]{0,18}$")
 MATCH_STREAM = {"200": {"description": (
     "`text/event-stream`: `event: event` (`id: <seq>`, `data:` an event as the event log "
     "shows it to the caller) for each new event, then `event: view` (`data:` the caller's "
