@@ -7,6 +7,17 @@ ours (delivered, or the next attempt after an exponential backoff with jitter; a
 failures the delivery has failed and its endpoint is disabled). A worker that dies mid-send
 loses nothing: when its lease ends the delivery is due again (deliveries are at least once,
 with the same `webhook-id`).
+
+Lock order: a transaction that locks an endpoint's row and rows of its deliveries locks the
+endpoint's first. Deleting an endpoint does (its row, then its deliveries' by the ON DELETE
+CASCADE), and so do the claim and the record here; the record's disabling of an endpoint
+fails its other pending deliveries under the endpoint's lock. The claim and the record used
+to lock the delivery first and then the endpoint (the record to count the attempt on its
+circuit, a half-open claim to hold the circuit): against a deletion, or a record that
+disables the endpoint, that deadlocked (40P01; tests/api/test_webhook_locks.py). The endpoint
+is locked FOR NO KEY UPDATE (never FOR UPDATE): a change that enqueues a delivery takes a
+KEY SHARE lock on it (the foreign key's check), which this does not block. Updating a
+delivery leaves its endpoint_id alone, so it takes no lock on the endpoint.
 """
 from __future__ import annotations
 
@@ -51,7 +62,7 @@ WITH RECURSIVE owed(endpoint_id) AS (
              WHERE d.status = 'pending' AND d.endpoint_id > owed.endpoint_id
              ORDER BY d.endpoint_id LIMIT 1)
       FROM owed WHERE owed.endpoint_id IS NOT NULL)
-SELECT first.id FROM owed
+SELECT first.id, e.id AS endpoint_id FROM owed
   JOIN webhook_endpoints e ON e.id = owed.endpoint_id
   CROSS JOIN LATERAL (
     SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
@@ -98,10 +109,19 @@ def claim(now: datetime, busy_endpoints: Collection[str] = (),
     busy) and commit the lease; None when nothing is due. The search costs the number of
     endpoints with deliveries pending, not the number of deliveries: a backlog of one
     owner's that waits (its circuit open, or its owner busy) is never read through."""
-    delivery = None
-    for candidate in db.session.execute(_CANDIDATES, {
-            "now": now, "busy_endpoints": list(busy_endpoints),
-            "busy_owners": list(busy_owners), "n": CANDIDATES}).scalars():
+    candidates = db.session.execute(_CANDIDATES, {
+        "now": now, "busy_endpoints": list(busy_endpoints),
+        "busy_owners": list(busy_owners), "n": CANDIDATES}).all()
+    delivery = endpoint = None
+    for candidate, endpoint_id in candidates:
+        # the endpoint's row, then the delivery's (the lock order: module docstring); an
+        # endpoint another transaction holds (a record, a deletion) is skipped, so that the
+        # claim never waits for a row (the claim holds the circuit of a half-open one)
+        endpoint = db.session.execute(
+            select(WebhookEndpoint).where(WebhookEndpoint.id == endpoint_id)
+            .with_for_update(skip_locked=True, key_share=True)).scalar_one_or_none()
+        if endpoint is None:
+            continue
         delivery = db.session.execute(
             select(WebhookDelivery).where(WebhookDelivery.id == candidate,
                                           WebhookDelivery.status == "pending",
@@ -109,11 +129,9 @@ def claim(now: datetime, busy_endpoints: Collection[str] = (),
             .with_for_update(skip_locked=True)).scalar_one_or_none()
         if delivery is not None:
             break
-    if delivery is None:
+    if delivery is None or endpoint is None:
         db.session.rollback()
         return None
-    endpoint = db.session.get(WebhookEndpoint, delivery.endpoint_id)
-    assert endpoint is not None  # (deleting an endpoint deletes its deliveries)
     if endpoint.status != "active":
         _give_up(delivery, "the endpoint is disabled")
         db.session.commit()
@@ -176,19 +194,23 @@ def _disable(endpoint_id: str, now: datetime, reason: str) -> None:
 
 def record(found: Claim, outcome: Reply | str, now: datetime) -> str | None:
     """Store the attempt's result if the lease is still ours; the delivery's new status
-    (None: the lease had run out and another worker owns the delivery now)."""
-    delivery = db.session.execute(
+    (None: the lease had run out and another worker owns the delivery now, or it is no
+    longer leased at all: its endpoint was deleted, or disabled by another attempt)."""
+    # the endpoint's row, then the delivery's (the lock order: module docstring)
+    endpoint = db.session.execute(select(WebhookEndpoint).where(
+        WebhookEndpoint.id == found.endpoint_id).with_for_update(key_share=True)
+    ).scalar_one_or_none()
+    delivery = None if endpoint is None else db.session.execute(
         select(WebhookDelivery).where(WebhookDelivery.id == found.id,
+                                      WebhookDelivery.endpoint_id == endpoint.id,
                                       WebhookDelivery.locked_until == found.lease)
         .with_for_update()).scalar_one_or_none()
-    if delivery is None:
+    if endpoint is None or delivery is None:  # (an endpoint deleted: its deliveries too)
         db.session.rollback()
         return None
     delivery.locked_until = None
     delivery.response_status = outcome.status if isinstance(outcome, Reply) else None
     error = _failure(outcome)
-    endpoint = db.session.execute(select(WebhookEndpoint).where(
-        WebhookEndpoint.id == delivery.endpoint_id).with_for_update()).scalar_one()
     after_attempt(endpoint, error is None, now)
     if error is None:
         delivery.status = "delivered"
