@@ -25,6 +25,8 @@ WEBHOOK_EVENTS = ("your_turn", "match_started", "match_finished", "invited", "de
                   "turn_timed_out")
 ENDPOINT_STATUSES = ("active", "disabled")
 DELIVERY_STATUSES = ("pending", "delivered", "failed")
+FINISHED_DELIVERY_STATUSES = ("delivered", "failed")
+"""A delivery in one of these is never tried again (app/play/retention.py prunes it)."""
 
 
 def _new_id(prefix: str) -> str:
@@ -70,6 +72,10 @@ class WebhookDelivery(db.Model):
         # due time alone, which the planner would walk through an owner's whole backlog)
         Index("ix_webhook_deliveries_pending", "endpoint_id", "next_attempt_at",
               postgresql_where=text("status = 'pending'")),
+        # the prune's: finished deliveries by age, the oldest first (app/play/retention.py;
+        # partial, so that the updates of a delivery still pending never write to it)
+        Index("ix_webhook_deliveries_finished", "created_at",
+              postgresql_where=text(f"status IN {FINISHED_DELIVERY_STATUSES!r}")),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True,
