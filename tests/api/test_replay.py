@@ -188,3 +188,58 @@ def test_a_player_sees_every_card_and_a_stranger_what_a_spectator_saw(
     else:
         assert view["you"] is None and view["hand"]["cards"] is None
         assert "hands" not in view["hand"]
+
+
+@pytest.mark.parametrize("setup", [
+    {"players": 2, "start_score": [11, 11]},
+    {"players": 4, "start_score": [11, 4], "ruleset": "mineiro"},
+    {"players": 4, "start_score": [11, 11], "options": {"iron_hand_blind": False}},
+    {"players": 2, "options": {"games_to_win": 2}, "start_score": [11, 10]},
+    {"players": 6, "start_score": [4, 11]},
+])
+def test_special_hands_replay_as_they_were_served(client: Any, app: Any,
+                                                  setup: dict[str, Any]) -> None:
+    """Mão de onze (partners' cards for the team on 11 only), blind and open mão de ferro,
+    Mineiro, best of three games: every step is the table each viewer was served."""
+    match_id, seated = full_match(client, **setup)
+    records: list[Record] = []
+    _play(client, app, match_id, seated, random.Random(5), records)
+    assert any(v["hand"] and v["hand"]["special"] for _, _, v in records)
+    assert _check_every_step(client, match_id, records) == len(records) > 2
+
+
+def test_seats_taken_left_and_declined_replay_as_they_were_served(client: Any,
+                                                                  app: Any) -> None:
+    """Invitations declined, seats left and taken again: strangers (who left, who declined,
+    who never sat) see exactly what a spectator was served at every step, the players what
+    they were served (every card aside) at every step where they held their final seat."""
+    ana, bob, carl, dan, eve, fay = (register(client, n) for n in
+                                     ("ana", "bob", "carl", "dan", "eve", "fay"))
+    records: list[Record] = []
+    m = create(client, ana, players=4, seat=0, client_seed="a0",
+               invite=[{"seat": 1, "player_id": bob.id}])
+    viewers = [ana, bob, carl, dan, eve, fay]
+    _record(client, m["id"], viewers, records)
+    assert join(client, m["id"], carl, seat=2, client_seed="c2").status_code == 200
+    _record(client, m["id"], viewers, records)
+    assert client.post(f"/v1/matches/{m['id']}/leave", headers=carl.headers).status_code == 200
+    _record(client, m["id"], viewers, records)
+    assert join(client, m["id"], dan, seat=2, client_seed="d2").status_code == 200
+    _record(client, m["id"], viewers, records)
+    assert client.post(f"/v1/matches/{m['id']}/leave", headers=bob.headers).status_code == 200
+    _record(client, m["id"], viewers, records)
+    assert join(client, m["id"], carl, seat=1, client_seed="c1").status_code == 200
+    _record(client, m["id"], viewers, records)
+    assert join(client, m["id"], eve, seat=3).status_code == 200
+    seated = [ana, carl, dan, eve]
+    _play(client, app, m["id"], seated, random.Random(1), records)
+    for viewer, seq, served in records:
+        r = client.get(f"/v1/matches/{m['id']}/replay?step={seq}", headers=auth(viewer))
+        replayed = {**r.json["view"], "updated_at": served["updated_at"]}
+        if viewer in seated:
+            seat = seated.index(viewer)
+            if served["you"] != {"seat": seat, "team": seat % 2}:
+                continue  # (a replay shows its players from the seat they finished in)
+            assert _as_served(replayed, served, seat) == served, (seq, seat)
+        else:
+            assert replayed == served, (seq, viewer)
