@@ -119,3 +119,20 @@ def test_a_rematch_made_by_a_request_that_died_before_naming_it_is_found_again(
     assert again.status_code == 200 and again.json["id"] == made
     assert get_view(client, old_id, bia)["rematch_id"] == made
     assert db_scalar(app, "SELECT count(*) FROM matches") == 2
+
+
+def test_a_rematch_is_refused_as_its_creation_would_be(client: Any, app: Any) -> None:
+    """The rematch is a creation by its asker: a player who blocked them is not invited
+    (403 blocked, nothing made); asked by the player who blocked, it is made."""
+    old_id, (ana, bia) = finished_match(client, 2)
+    assert client.put(f"/v1/me/blocks/{ana.id}", headers=bia.headers).status_code == 200
+    body = assert_problem(rematch(client, old_id, ana), 403, "blocked")
+    assert body["player_id"] == bia.id
+    assert get_view(client, old_id, ana)["rematch_id"] is None
+    assert db_scalar(app, "SELECT count(*) FROM matches") == 1
+    made = rematch(client, old_id, bia)
+    assert made.status_code == 201 and made.json["you"] == {"seat": 0, "team": 0}
+    again = rematch(client, old_id, ana)  # the invited player: the same match, as its view
+    assert again.status_code == 200 and again.json["id"] == made.json["id"]
+    assert again.json["seats"][1]["player"]["id"] == ana.id
+    assert again.json["seats"][1]["invited"] is True
