@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import assert_problem, create, register, resigned_match, settle_all
+from tests.support.api import (assert_problem, create, db_execute, register, resigned_match,
+                               settle_all)
 
 
 def _board(client: Any, query: str = "") -> dict[str, Any]:
@@ -79,3 +80,21 @@ def test_teams_and_the_bots_filter(client: Any, app: Any) -> None:
                                    "?limit=101", "?offset=-1", "?limit=ten", "?offset=1e3"])
 def test_bad_parameters_are_422(client: Any, query: str) -> None:
     assert_problem(client.get(f"/v1/leaderboard{query}"), 422, "validation_error")
+
+
+def test_an_exact_tie_goes_to_more_rated_matches_then_the_id(client: Any, app: Any) -> None:
+    """Two new winners of one duel each against new players have the very same rating: the
+    smaller id first; a player with the same mean after more matches comes before both."""
+    a, b, c, d = (register(client, n) for n in ("a", "b", "c", "d"))
+    _duel(client, a, b)
+    _duel(client, c, d)
+    settle_all(app)
+    items = _board(client)["items"]
+    assert [i["rank"] for i in items] == [1, 2, 3, 4]
+    winners, losers = sorted([a.id, c.id]), sorted([b.id, d.id])
+    assert [i["player"]["id"] for i in items] == winners + losers
+    assert items[0]["rating"] == items[1]["rating"] and items[2]["rating"] == items[3]["rating"]
+    # the same mean after two matches (a rating written as it is)
+    db_execute(app, "UPDATE ratings SET rated_matches = 2 WHERE player_id = :p", p=winners[1])
+    items = _board(client)["items"]
+    assert [i["player"]["id"] for i in items][:2] == [winners[1], winners[0]]
