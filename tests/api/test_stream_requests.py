@@ -1,15 +1,17 @@
 """The streams' refusals: a bad resume point, an unknown match, a bad or missing token, each
-a problem answered before anything is streamed."""
+a problem answered before anything is streamed; what a stream sends when its time is up."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from tests.support.api import assert_problem, create, register
+from tests.support.api import (assert_problem, create, full_match, get_events, get_view,
+                               random_step, register)
 
 
 def test_a_bad_last_event_id_is_a_validation_error(client: Any) -> None:
@@ -96,3 +98,36 @@ def test_the_specs_last_event_id_pattern_is_what_the_server_accepts(client: Any)
             **ana.headers, "Last-Event-ID": value})
         r.close()
         assert (r.status_code == 200) is bool(re.search(pattern, value)), (value, r.status_code)
+
+
+def test_a_stream_hides_cards_as_the_log_does_and_opens_it_to_players_at_the_end(
+        app: Any, client: Any) -> None:
+    """The stream's events are the event log as each viewer may read it: mid-match no
+    `hands`, no other seat's cards; once finished, every deal to the players only."""
+    app.config["STREAM_MAX_SECONDS"] = 0
+    match_id, seated = full_match(client, players=4)
+    rng = random.Random(4)
+
+    def streamed(viewer: Any) -> list[dict[str, Any]]:
+        headers = {"Last-Event-ID": "0", **({} if viewer is None else viewer.headers)}
+        r = client.get(f"/v1/matches/{match_id}/stream", headers=headers)
+        assert r.status_code == 200
+        return [json.loads(m["data"]) for m in _messages(r.get_data(as_text=True))
+                if m["event"] == "event"]
+
+    while len(get_events(client, match_id)) < 30 \
+            and get_view(client, match_id)["status"] == "active":
+        random_step(client, match_id, seated, rng)
+    for viewer in (*seated, None):  # mid-match (unless the random play ended it already)
+        finished = get_view(client, match_id)["status"] == "finished"
+        log = get_events(client, match_id, viewer)
+        assert streamed(viewer) == log
+        dealt = [e for e in log if e["type"] == "hand_dealt"]
+        assert [("hands" in e) for e in dealt] == [finished and viewer is not None] * len(dealt)
+    client.post(f"/v1/matches/{match_id}/resign", headers=seated[1].headers)
+    assert get_view(client, match_id)["status"] == "finished"
+    for viewer in (*seated, None):
+        log = get_events(client, match_id, viewer)
+        assert streamed(viewer) == log
+        dealt = [e for e in log if e["type"] == "hand_dealt"]
+        assert [("hands" in e) for e in dealt] == [viewer is not None] * len(dealt)
