@@ -136,3 +136,12 @@ def test_a_rematch_is_refused_as_its_creation_would_be(client: Any, app: Any) ->
     assert again.status_code == 200 and again.json["id"] == made.json["id"]
     assert again.json["seats"][1]["player"]["id"] == ana.id
     assert again.json["seats"][1]["invited"] is True
+
+
+def test_a_rematch_has_fresh_auditable_deals_and_takes_the_invited_seeds(client: Any) -> None:
+    old_id, (ana, bia) = finished_match(client, 2, seed=7)  # (a fixed-deal match)
+    new = rematch(client, old_id, ana).json
+    assert new["fixed_deals"] is False and new["fairness"]["secret"] is None
+    assert new["fairness"]["client_seeds"] == [None, ""]  # ana's seat is 1 now
+    assert join(client, new["id"], bia, client_seed="bia-9").status_code == 200
+    assert get_view(client, new["id"], ana)["fairness"]["client_seeds"] == ["bia-9", ""]
