@@ -190,21 +190,22 @@ def test_a_player_sees_every_card_and_a_stranger_what_a_spectator_saw(
         assert "hands" not in view["hand"]
 
 
-@pytest.mark.parametrize("setup", [
-    {"players": 2, "start_score": [11, 11]},
-    {"players": 4, "start_score": [11, 4], "ruleset": "mineiro"},
-    {"players": 4, "start_score": [11, 11], "options": {"iron_hand_blind": False}},
-    {"players": 2, "options": {"games_to_win": 2}, "start_score": [11, 10]},
-    {"players": 6, "start_score": [4, 11]},
+@pytest.mark.parametrize("setup,partners_shown", [
+    ({"players": 2, "start_score": [11, 11]}, False),
+    ({"players": 4, "start_score": [11, 4], "ruleset": "mineiro"}, True),
+    ({"players": 4, "start_score": [11, 11], "options": {"iron_hand_blind": False}}, False),
+    ({"players": 2, "options": {"games_to_win": 2}, "start_score": [11, 10]}, False),
+    ({"players": 6, "start_score": [4, 11]}, True),
 ])
-def test_special_hands_replay_as_they_were_served(client: Any, app: Any,
-                                                  setup: dict[str, Any]) -> None:
+def test_special_hands_replay_as_they_were_served(client: Any, app: Any, setup: dict[str, Any],
+                                                  partners_shown: bool) -> None:
     """Mão de onze (partners' cards for the team on 11 only), blind and open mão de ferro,
     Mineiro, best of three games: every step is the table each viewer was served."""
     match_id, seated = full_match(client, **setup)
     records: list[Record] = []
     _play(client, app, match_id, seated, random.Random(5), records)
     assert any(v["hand"] and v["hand"]["special"] for _, _, v in records)
+    assert any(v["hand"] and v["hand"]["partner_cards"] for _, _, v in records) == partners_shown
     assert _check_every_step(client, match_id, records) == len(records) > 2
 
 
