@@ -179,3 +179,27 @@ def test_a_level_on_both_teams_counts_as_played_and_stays_unrated(client: Any,
     assert medium["ratings"]["teams"] == NEW
     assert (medium["matches_played"], medium["won"], medium["lost"]) == (1, 0, 0)
     assert profile(client, ana.id)["ratings"]["teams"]["rating"] < 1500
+
+
+def test_six_seats_of_people_and_levels_rate_two_teams_once(client: Any, app: Any) -> None:
+    """Team 0 = seats 0, 2, 4 (ana, easy twice); team 1 = seats 1, 3, 5 (bia, caio, hard):
+    one team update, the level seated twice counted once (its first seat's result), and a
+    second settlement, or a worker step, changes nothing."""
+    ana, bia, caio = (register(client, n) for n in ("ana", "bia", "caio"))
+    m = create(client, ana, players=6, seat=0, bots=[
+        {"seat": 2, "level": "easy"}, {"seat": 4, "level": "easy"}, {"seat": 5, "level": "hard"}])
+    for player, seat in ((bia, 1), (caio, 3)):
+        assert client.post(f"/v1/matches/{m['id']}/join", json={"seat": seat},
+                           headers=player.headers).status_code == 200
+    assert client.post(f"/v1/matches/{m['id']}/resign", headers=caio.headers).status_code == 200
+    assert settle_all(app) == 1
+    assert settle_all(app) == 0
+    run_worker(app)
+    winners = [_rating(client, p, "teams") for p in (ana.id, "p_level_easy")]
+    losers = [_rating(client, p, "teams") for p in (bia.id, caio.id, "p_level_hard")]
+    assert all(r["rating"] > 1500 and r["rated_matches"] == 1 for r in winners)
+    assert all(r["rating"] < 1500 and r["rated_matches"] == 1 for r in losers)
+    assert len({r["rating"] for r in winners}) == 1 and len({r["rating"] for r in losers}) == 1
+    easy = profile(client, "p_level_easy")
+    assert (easy["matches_played"], easy["won"], easy["lost"]) == (1, 1, 0)
+    assert all(_rating(client, p, "duel") == NEW for p in (ana.id, "p_level_easy"))
