@@ -203,3 +203,29 @@ def test_six_seats_of_people_and_levels_rate_two_teams_once(client: Any, app: An
     easy = profile(client, "p_level_easy")
     assert (easy["matches_played"], easy["won"], easy["lost"]) == (1, 1, 0)
     assert all(_rating(client, p, "duel") == NEW for p in (ana.id, "p_level_easy"))
+
+
+def test_an_abandoned_seat_loses_by_time_rated_and_counted_as_forfeited(client: Any,
+                                                                        app: Any) -> None:
+    """Under `auto_play`, the third deadline in a row abandons the seat: its team forfeits
+    (`end_reason` timed_out), which is rated and counted as forfeited, once."""
+    match_id, (ana, bia) = full_match(client, 2, turn_timeout=600,
+                                      options={"first_dealer": 1})
+    later = datetime.now(timezone.utc)
+    while (view := get_view(client, match_id))["status"] == "active":
+        if 0 in view["hand"]["to_act"]:  # ana never acts: her deadlines pass
+            later += timedelta(seconds=700)
+            run_worker(app, now=later)
+        else:
+            legal = get_view(client, match_id, bia)["legal_actions"]
+            body = next((a for a in legal if a["type"] == "play"), legal[0])
+            assert client.post(f"/v1/matches/{match_id}/actions", json=body,
+                               headers=bia.headers).status_code == 200
+    final = get_view(client, match_id, ana)
+    assert (final["end_reason"], final["winner_team"]) == ("timed_out", 1)
+    assert final["seats"][0]["timeouts"] == 3
+    assert settle_all(app) == 1 and settle_all(app) == 0
+    late, on_time = profile(client, ana.id), profile(client, bia.id)
+    assert (late["lost"], late["forfeited"], on_time["won"], on_time["forfeited"]) == (1, 1, 1, 0)
+    assert late["ratings"]["duel"]["rated_matches"] == 1
+    assert late["ratings"]["duel"]["rating"] < 1500 < on_time["ratings"]["duel"]["rating"]
