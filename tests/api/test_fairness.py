@@ -166,6 +166,9 @@ def test_a_commitment_that_cannot_be_used_is_a_problem_and_changes_nothing(
     r = client.post("/v1/matches", json={"commitment": mine}, headers=ana.headers)
     assert_problem(r, 422, "commitment_expired")
     assert db_scalar(app, "SELECT count(*) FROM matches") == 0
+    assert client.post("/v1/commitments", headers=ana.headers).status_code == 201
+    r = client.post("/v1/matches", json={"commitment": mine}, headers=ana.headers)
+    assert_problem(r, 422, "commitment_unknown")  # (dropped by the fetch)
 
 
 
