@@ -85,7 +85,7 @@ def news(player: Player, filters: dict[str, Any], seen: str | None,
     now = attention(player)
     listed = page(player, filters, known=now)
     your_turn = filters.get("your_turn")
-    idle = (etag_matches(seen, list_tag(listed))
+    idle = (etag_matches(seen, list_tag(listed, player.id))
             or (your_turn and not listed["items"])
             or (seen is None and your_turn is not True))
     return None if idle and now == start else listed
@@ -101,9 +101,11 @@ def open_matches(player: Player) -> list[str]:
     ).scalars())
 
 
-def list_tag(listed: dict[str, Any]) -> str:
-    """The ETag of a page: its matches and versions, where it ends, and the awaiting count."""
+def list_tag(listed: dict[str, Any], player_id: str) -> str:
+    """The ETag of `player_id`'s page: whose it is (a summary differs by player), its
+    matches and versions, where it ends, and the counts."""
     items = ";".join(f"{i['id']}.{i['version']}" for i in listed["items"])
     digest = hashlib.sha256(
-        f"{items};{listed['next_offset']};{listed['awaiting']};{listed['invitations']}".encode())
+        f"{player_id};{items};{listed['next_offset']};{listed['awaiting']};"
+        f"{listed['invitations']}".encode())
     return f'"me.{digest.hexdigest()[:32]}"'

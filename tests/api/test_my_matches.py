@@ -191,3 +191,21 @@ def test_list_scores_follow_the_play(client: Any) -> None:
     view = get_view(client, match_id, seated[1])
     assert item["status"] == "finished" and item["score"] == view["score"]
     assert max(item["score"]) >= 12
+
+
+def test_two_players_pages_of_one_match_have_their_own_etags(client: Any) -> None:
+    """The same matches at the same versions are another body for another player (`you`,
+    `your_turn`): their ETags differ, so one player's validator never answers 304 to the
+    other (a client holding several accounts, a cache keyed by URL)."""
+    match_id, (ana, bia) = full_match(client, players=2)
+    assert client.post(f"/v1/matches/{match_id}/resign", headers=ana.headers).status_code == 200
+    mine = client.get("/v1/me/matches", headers=ana.headers)
+    theirs = client.get("/v1/me/matches", headers=bia.headers)
+    assert mine.json["items"][0]["you"] != theirs.json["items"][0]["you"]
+    assert mine.headers["ETag"] != theirs.headers["ETag"]
+    r = client.get("/v1/me/matches", headers={**bia.headers,
+                                              "If-None-Match": mine.headers["ETag"]})
+    assert r.status_code == 200 and r.json == theirs.json
+    r = client.get("/v1/me/matches", headers={**bia.headers,
+                                              "If-None-Match": theirs.headers["ETag"]})
+    assert r.status_code == 304

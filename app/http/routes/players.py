@@ -123,7 +123,7 @@ def my_matches(args: dict[str, Any]) -> Response:
         # or were invited to) names them in its notification.
         listed = news() or wait_until([player.id], news, args["wait"],
                                       watch=inbox.open_matches(player)) or inbox.page(player, args)
-    tag = inbox.list_tag(listed)
+    tag = inbox.list_tag(listed, player.id)
     if etag_matches(seen, tag):
         return not_modified(tag)
     return json_response(listed, 200, {"ETag": tag, "Cache-Control": PRIVATE_CACHE_CONTROL})
