@@ -180,7 +180,8 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
     ana.wait(lambda: ana.actions(), why="the mão de onze question")
     labels = {b.get_attribute("data-action"): b.text for b in ana.all("[data-action]")}
     assert labels == {'{"type":"accept"}': "Jogo", '{"type":"refuse"}': "Corro"}
-    assert "Mão de onze" in ana.css(".question").text
+    assert ana.css(".question").text == "Mão de onze: play this hand?"
+    assert ana.css(".felt").text.count("Mão de onze") == 1  # named once, in the question
     version = ana.table()["version"]
     ana.click_action({"type": "refuse"})
     ana.wait(lambda: ana.table()["version"] != version, why="the refusal answered")
@@ -250,7 +251,7 @@ def test_the_special_hands_are_named_as_the_table_says_them(
     question = ana.wait(lambda: ana.all(".question") and ana.css(".question").text,
                         why="the mão de dez question")
     assert question == "Mão de dez: play this hand?"
-    assert ana.css(".special").text == "Mão de dez"
+    assert ana.css(".felt").text.count("Mão de dez") == 1  # in the question alone
 
 
 def test_a_reloaded_table_brings_back_its_table_talk(browsers: Callable[..., Browser],
@@ -271,3 +272,48 @@ def test_a_reloaded_table_brings_back_its_table_talk(browsers: Callable[..., Bro
     assert lines.count("you played 5 of clubs") == 1
     assert lines[-1] == "you sat down"  # the oldest last, as the stream leaves them
     assert lines.index("you played 5 of clubs") < lines.index("Hand 1 dealt")
+
+
+def _human_match(server: Server, browser: Browser, players: int = 2,
+                 **body: object) -> tuple[str, list[dict[str, str]]]:
+    """A match of `players` made through the API with `body`, the browser's player at seat 0
+    and the other seats taken by people who act only through the API when the test says so
+    (the table stays as they left it); opened at the browser's table. Its id, and each other
+    seat's Authorization header (seat 1 first)."""
+    token = browser.driver.execute_script("return localStorage.getItem('truco.token')")
+    created = requests.post(f"{server.url}/v1/matches", timeout=10,
+                            headers={"Authorization": f"Bearer {token}"},
+                            json={"players": players, "seat": 0, **body})
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    others = []
+    for seat in range(1, players):
+        player = requests.post(f"{server.url}/v1/players", json={"name": f"p{seat}"},
+                               timeout=10).json()
+        auth = {"Authorization": f"Bearer {player['token']}"}
+        joined = requests.post(f"{server.url}/v1/matches/{match_id}/join", json={"seat": seat},
+                               headers=auth, timeout=10)
+        assert joined.status_code == 200, joined.text
+        others.append(auth)
+    browser.open(f"/play/#/match/{match_id}")
+    return match_id, others
+
+
+def test_the_mao_de_onze_is_named_once_on_either_side(browsers: Callable[..., Browser],
+                                                      server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    match_id, (bia,) = _human_match(server, ana, start_score=[3, 11])
+    question = ana.wait(lambda: ana.all(".question") and ana.css(".question").text,
+                        why="their mão de onze question")
+    assert question == "Mão de onze: they decide whether to play it"  # not asked of me
+    assert ana.css(".felt").text.count("Mão de onze") == 1
+    assert ana.actions() == []
+    version = ana.table()["version"]
+    decided = requests.post(f"{server.url}/v1/matches/{match_id}/actions", headers=bia,
+                            json={"type": "accept"}, timeout=10)
+    assert decided.status_code == 200, decided.text
+    ana.wait(lambda: ana.table()["version"] != version and not ana.all(".question"),
+             why="the hand played")
+    assert ana.css(".special").text == "Mão de onze"  # a label once nothing is asked
+    assert ana.css(".felt").text.count("Mão de onze") == 1

@@ -75,6 +75,8 @@ const LABELS = {
   calledBy: ["calls", "pede"],
   spectator: ["You are watching this match.", "Você está assistindo a esta partida."],
   pending11: ["play this hand?", "jogar esta mão?"],
+  pending11Theirs: ["they decide whether to play it", "eles decidem se jogam"],
+  youCall: ["You call", "Você pede"],
   blind: ["cards played blind", "cartas jogadas às cegas"],
   partnerCards: ["Partner's cards", "Cartas do parceiro"],
   log: ["Table talk", "Conversa da mesa"],

@@ -65,11 +65,17 @@ function center(view) {
   if (!hand) return h("div", { class: "center" });
   const tricks = hand.tricks.filter((tr) => tr.winner_team !== null || tr.tie);
   const pending = hand.pending;
+  const mine = view.you ? view.you.team : null;
   let question = null;
   if (pending && pending.kind === "raise") {
-    question = `${seatName(view, pending.by_seat)} ${t("calledBy")} ${callWord(view.ruleset, pending.to)}`;
+    const word = callWord(view.ruleset, pending.to);
+    question = view.you && pending.by_seat === view.you.seat ? `${t("youCall")} ${word}`
+      : `${seatName(view, pending.by_seat)} ${t("calledBy")} ${word}`;
   } else if (pending && pending.kind === "mao_de_onze") {
-    question = `${specialName(view)}: ${t("pending11")}`;
+    // the special hand named once: in the question while it is asked, as a label after
+    const who = mine === null ? `${teamName(view, pending.team)}: ${t("pending11")}`
+      : pending.team === mine ? t("pending11") : t("pending11Theirs");
+    question = `${specialName(view)}: ${who}`;
   }
   return h("div", { class: "center" },
     hand.vira ? h("div", { class: "vira" }, h("span", { class: "label" }, t("vira")),
@@ -79,7 +85,8 @@ function center(view) {
     h("ol", { class: "tricks", "aria-label": t("trick") }, tricks.map((tr, i) => h("li", {
       class: `trick-mark ${tr.tie ? "tie" : `team-${tr.winner_team}`}` },
     `${i + 1}: ${tr.tie ? t("tie") : teamName(view, tr.winner_team)}`))),
-    hand.special ? h("div", { class: "special" }, specialName(view)) : null,
+    hand.special && !(pending && pending.kind === "mao_de_onze")
+      ? h("div", { class: "special" }, specialName(view)) : null,
     question ? h("div", { class: "question", role: "status" }, question) : null);
 }
 
