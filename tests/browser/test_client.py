@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 
 import requests
@@ -317,3 +318,46 @@ def test_the_mao_de_onze_is_named_once_on_either_side(browsers: Callable[..., Br
              why="the hand played")
     assert ana.css(".special").text == "Mão de onze"  # a label once nothing is asked
     assert ana.css(".felt").text.count("Mão de onze") == 1
+
+
+def _events(server: Server, match_id: str, auth: dict[str, str]) -> list[dict[str, object]]:
+    page = requests.get(f"{server.url}/v1/matches/{match_id}/events?limit=500", headers=auth,
+                        timeout=10)
+    assert page.status_code == 200, page.text
+    return page.json()["items"]
+
+
+def test_a_press_survives_a_redraw_and_acts_once(browsers: Callable[..., Browser],
+                                                 server: Server) -> None:
+    """A view that comes between the press of a control and its release redraws the table;
+    the control's action, still offered, is sent (once) all the same."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ana = browsers()
+    ana.register("ana")
+    # seat 1 leads and calls truco; ana (seat 0) and her partner (seat 2) may both answer
+    match_id, (bob, bia, _) = _human_match(server, ana, players=4,
+                                           options={"first_dealer": 0})
+    called = requests.post(f"{server.url}/v1/matches/{match_id}/actions", headers=bob,
+                           json={"type": "raise"}, timeout=10)
+    assert called.status_code == 200, called.text
+    accept = {"type": "accept"}
+    ana.wait(lambda: accept in ana.actions(), why="the truco question")
+    version = int(ana.table()["version"])
+    button = next(b for b in ana.all("[data-action]")
+                  if json.loads(b.get_attribute("data-action")) == accept)
+    ActionChains(ana.driver).move_to_element(button).click_and_hold().perform()
+    # her partner refuses meanwhile: a new view, in which ana may still accept
+    refused = requests.post(f"{server.url}/v1/matches/{match_id}/actions", headers=bia,
+                            json={"type": "refuse"}, timeout=10)
+    assert refused.status_code == 200, refused.text
+    ana.wait(lambda: int(ana.table()["version"]) > version, why="the partner's refusal drawn")
+    assert accept in ana.actions()
+    redrawn = int(ana.table()["version"])
+    ActionChains(ana.driver).release().perform()
+    ana.wait(lambda: int(ana.table()["version"]) > redrawn, why="the press answered")
+    time.sleep(1)  # (time for a second request, if one went)
+    answers = [e for e in _events(server, match_id, bob)
+               if e["type"] in ("raise_accepted", "raise_refused") and e["seat"] == 0]
+    assert [e["type"] for e in answers] == ["raise_accepted"]
+    assert ana.css("#error").text == ""

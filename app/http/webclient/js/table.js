@@ -170,7 +170,11 @@ export function tableScreen(matchId, go) {
     "data-match-id": matchId, "data-status": "waiting", "data-version": "0" });
   const log = h("ol", { class: "log", "aria-label": t("log") });
   let shown = null; // what is drawn
+  let shownLive = false; // whether `shown` is a view as received (not a card patched in, a replay)
   let current = null; // the newest view received
+  let sending = false; // an action on its way: no other goes until it is answered
+  let pressed = null; // the control a pointer went down on: {action, el}
+  let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
   const queue = [];
   let draining = false;
   let ticker = null;
@@ -232,6 +236,7 @@ export function tableScreen(matchId, go) {
   }
 
   function draw(view, live, extra = null) {
+    const focused = node.contains(document.activeElement) ? document.activeElement : null;
     const trick = view.hand ? view.hand.tricks[view.hand.tricks.length - 1] : null;
     const felt = h("div", { class: `felt players-${view.players}` },
       view.seats.map((s) => seatBox(view, s.seat, trick)), center(view));
@@ -248,10 +253,23 @@ export function tableScreen(matchId, go) {
       h("aside", { class: "side" }, lastHand(view), calls(view),
         h("details", { class: "log-box" }, h("summary", {}, t("log")), log)),
     ].filter(Boolean));
+    if (focused && !focused.isConnected) refocus(focused);
+  }
+
+  function refocus(lost) {
+    // the focus stays at the table when a redraw takes its element: on the same control if
+    // it is still offered, else on the first one, else on the table itself
+    const controls = [...node.querySelectorAll("[data-action]")].filter((b) => !b.disabled);
+    const same = lost.dataset.action
+      && controls.find((b) => b.dataset.action === lost.dataset.action);
+    const target = same || controls[0] || node;
+    if (target === node && !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
   }
 
   function render(view, live = true) {
     shown = view;
+    shownLive = live;
     draw(view, live);
     if (live) {
       node.dataset.status = view.status;
@@ -287,6 +305,7 @@ export function tableScreen(matchId, go) {
     view.seats[event.seat].cards_in_hand = Math.max(0, view.seats[event.seat].cards_in_hand - 1);
     hand.to_act = [];
     shown = view;
+    shownLive = false;
     draw(view, false);
   }
 
@@ -325,7 +344,12 @@ export function tableScreen(matchId, go) {
         if (message.event === "view") {
           if (!current) recall(body);
           current = body;
-          if (!shown || body.version >= shown.version || body.status !== shown.status) {
+          // (the view already drawn, e.g. an action's answer that the stream repeats, is not
+          // drawn again: a redraw under a finger about to tap is a tap at risk)
+          const same = shown && shownLive && body.version === shown.version
+            && body.status === shown.status;
+          if (!shown || (!same && (body.version >= shown.version
+              || body.status !== shown.status))) {
             render(body);
           }
           continue;
@@ -354,23 +378,52 @@ export function tableScreen(matchId, go) {
     }
   }
 
-  async function send(action) {
+  async function send(raw) {
+    // one action at a time: a second tap, or a tap on a control redrawn meanwhile, sends
+    // nothing while the first is on its way
+    if (sending) return;
+    sending = true;
     showError("");
     node.querySelectorAll("[data-action]").forEach((b) => { b.disabled = true; });
     try {
-      const view = await api.call("POST", `/v1/matches/${matchId}/actions`, action,
+      const view = await api.call("POST", `/v1/matches/${matchId}/actions`, JSON.parse(raw),
         { "Idempotency-Key": crypto.randomUUID() });
       current = view;
       if (view.version > Number(node.dataset.version)) render(view);
     } catch (error) {
       showError(error.message);
       try { render(await api.call("GET", `/v1/matches/${matchId}`)); } catch { /* shown */ }
+    } finally {
+      sending = false;
     }
   }
 
+  // Controls are pressed by delegation, keyed by their data-action. A view can come between
+  // a press (pointerdown) and its release: the table is redrawn under the finger, and the
+  // browser sends no click to a control that is no longer the one pressed. So a release on a
+  // control with the same action as the one pressed (the same control, redrawn) sends it, and
+  // the click that may follow that release sends nothing more.
+  node.addEventListener("pointerdown", (e) => {
+    const button = e.isPrimary && e.button === 0 ? e.target.closest("[data-action]") : null;
+    pressed = button && !button.disabled ? { action: button.dataset.action, el: button } : null;
+  });
+  node.addEventListener("pointerup", (e) => {
+    const was = pressed;
+    pressed = null;
+    if (!was || was.el.isConnected) return; // not redrawn: its own click comes
+    const under = document.elementFromPoint(e.clientX, e.clientY); // (a touch's target is
+    const button = under && under.closest("[data-action]"); // the element it began on)
+    if (!button || button.disabled || button.dataset.action !== was.action) return;
+    sentByPointer = { action: was.action, at: e.timeStamp };
+    send(was.action);
+  });
   node.addEventListener("click", (e) => {
     const button = e.target.closest("[data-action]");
-    if (button && !button.disabled) send(JSON.parse(button.dataset.action));
+    if (!button || button.disabled) return;
+    const echo = sentByPointer && sentByPointer.action === button.dataset.action
+      && e.timeStamp - sentByPointer.at < 1000;
+    sentByPointer = null;
+    if (!echo) send(button.dataset.action);
   });
 
   const live = api.stream(`/v1/matches/${matchId}/stream`, (message) => {
