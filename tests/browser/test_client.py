@@ -361,3 +361,30 @@ def test_a_press_survives_a_redraw_and_acts_once(browsers: Callable[..., Browser
                if e["type"] in ("raise_accepted", "raise_refused") and e["seat"] == 0]
     assert [e["type"] for e in answers] == ["raise_accepted"]
     assert ana.css("#error").text == ""
+
+
+def test_a_failed_action_is_said_in_sight_and_can_be_tried_again(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    _human_match(server, ana, start_score=[11, 3])  # a mão de onze: ana answers first
+    accept = {"type": "accept"}
+    ana.wait(lambda: accept in ana.actions(), why="the mão de onze question")
+    # the connection fails for what ana sends (twice: the client tries once more by itself)
+    ana.driver.execute_script(
+        "window.realFetch = window.fetch; window.fetch = (url, init) => init"
+        " && init.method === 'POST' ? Promise.reject(new TypeError('Failed to fetch'))"
+        " : window.realFetch(url, init)")
+    ana.click_action(accept)
+    said = ana.wait(lambda: ana.css("#error").text, why="the error line")
+    assert said.startswith("No connection to the server.")  # words, not "Failed to fetch"
+    top, bottom, height = ana.driver.execute_script(
+        "const r = document.getElementById('error').getBoundingClientRect();"
+        "return [r.top, r.bottom, window.innerHeight]")
+    assert 0 <= top and bottom <= height  # in sight, not below the cards
+    ana.wait(lambda: accept in ana.actions(), why="the controls again")
+    ana.driver.execute_script("window.fetch = window.realFetch")
+    version = ana.table()["version"]
+    ana.click_action(accept)
+    ana.wait(lambda: ana.table()["version"] != version, why="the second try answered")
+    assert ana.css("#error").text == ""

@@ -1,6 +1,8 @@
 // The public HTTP API as the client uses it: JSON calls with the stored token, problems as
 // errors, and Server-Sent Events read with fetch (EventSource cannot send a bearer token).
 
+import { t } from "./i18n.js";
+
 const TOKEN_KEY = "truco.token";
 const PLAYER_KEY = "truco.player";
 
@@ -40,6 +42,16 @@ function headers(extra = {}) {
   return out;
 }
 
+/** `fetch`, with a network failure as an ApiError of status 0 that says so in words. */
+async function request(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError({ status: 0, code: "network_error", detail: t("offline") });
+  }
+}
+
 /** `method path` with a JSON `body`; the parsed answer, or an ApiError. */
 export async function call(method, path, body, extra = {}) {
   const init = { method, headers: headers(extra) };
@@ -47,11 +59,18 @@ export async function call(method, path, body, extra = {}) {
     init.body = JSON.stringify(body);
     init.headers["Content-Type"] = "application/json";
   }
-  const response = await fetch(path, init);
-  const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  const response = await request(path, init);
+  let data = null;
+  try {
+    const text = await response.text();
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (a proxy's error page) or cut off: the status says what happened
+    if (response.ok) throw new ApiError({ status: 0, code: "network_error", detail: t("offline") });
+  }
   if (!response.ok) {
-    throw new ApiError(data || { status: response.status, title: response.statusText });
+    throw new ApiError(data || { status: response.status,
+      detail: `${t("serverError")} (${response.status} ${response.statusText})`.trim() });
   }
   return data;
 }
@@ -65,7 +84,7 @@ export async function register(name) {
 
 /** Use a token copied from another device (checked with GET /v1/players/me). */
 export async function adopt(tokenValue) {
-  const response = await fetch("/v1/players/me", {
+  const response = await request("/v1/players/me", {
     headers: { Accept: "application/json", Authorization: `Bearer ${tokenValue}` },
   });
   const data = await response.json();

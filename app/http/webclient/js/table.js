@@ -385,14 +385,29 @@ export function tableScreen(matchId, go) {
     sending = true;
     showError("");
     node.querySelectorAll("[data-action]").forEach((b) => { b.disabled = true; });
+    const key = crypto.randomUUID();
+    const post = () => api.call("POST", `/v1/matches/${matchId}/actions`, JSON.parse(raw),
+      { "Idempotency-Key": key });
     try {
-      const view = await api.call("POST", `/v1/matches/${matchId}/actions`, JSON.parse(raw),
-        { "Idempotency-Key": crypto.randomUUID() });
+      let view;
+      try {
+        view = await post();
+      } catch (error) {
+        // no answer, or the server could not tell: asked again with the same key, the action
+        // is applied once whatever became of the first request
+        if (error.status !== 0 && error.status !== 503) throw error;
+        await sleep(1500);
+        view = await post();
+      }
       current = view;
       if (view.version > Number(node.dataset.version)) render(view);
     } catch (error) {
       showError(error.message);
-      try { render(await api.call("GET", `/v1/matches/${matchId}`)); } catch { /* shown */ }
+      try {
+        render(await api.call("GET", `/v1/matches/${matchId}`));
+      } catch {
+        if (shown && shownLive) render(shown); // the controls again, to try once more
+      }
     } finally {
       sending = false;
     }
@@ -430,6 +445,10 @@ export function tableScreen(matchId, go) {
     queue.push(message);
     drain();
   }, (state, error) => {
+    // a dropped stream is said on the error line until it is back
+    const line = document.getElementById("error");
+    if (state === "reconnecting" && (!line || !line.textContent)) showError(t("reconnecting"));
+    if (state === "open" && line && line.textContent === t("reconnecting")) showError("");
     if (state === "failed") node.replaceChildren(h("p", { class: "panel" },
       error && error.status === 404 ? t("notFound") : error.message),
     h("a", { href: "#/" }, t("back")));
