@@ -106,7 +106,7 @@ export function newMatchForm(rulesets, go) {
   h("h2", {}, t("newMatch")),
   h("div", { class: "fields" },
     select("players", t("players"), [["2", "2"], ["4", "4"], ["6", "6"]], "2"),
-    select("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, r.name]), "paulista"),
+    select("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, RULESET_NAMES[r.name] || r.name]), "paulista"),
     select("level", t("level"), rulesets.bot_levels.map((l) => [l, l]), "easy"),
     select("turn_timeout", t("turnTimeout"),
       TIMEOUTS.map((s) => [s === null ? "" : String(s), timeoutLabel(s)]), ""),
@@ -134,7 +134,7 @@ function inboxItem(item) {
 /** The inbox: all my matches (my turn first), refreshed on every `inbox` event. */
 export function inboxPanel() {
   const list = h("ul", { class: "inbox", "data-testid": "inbox", "aria-live": "polite" });
-  const panel = h("section", { class: "panel", "aria-labelledby": "inbox-title" },
+  const panel = h("section", { class: "panel inbox-panel", "aria-labelledby": "inbox-title" },
     h("h2", { id: "inbox-title" }, t("inbox")), list);
   async function refresh() {
     try {

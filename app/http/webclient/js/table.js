@@ -39,12 +39,13 @@ function seatBox(view, seat, trick) {
     cardElement(null, { small: true, label: t("hidden") }));
   return h("div", { class: `seat place-${place} team-${seat % 2}${toAct ? " to-act" : ""}`,
     "data-seat": seat, "aria-label": `${seatName(view, seat)}${toAct ? `, ${t("toAct")}` : ""}` },
-  h("div", { class: "name" }, seatName(view, seat),
-    toAct && h("span", { class: "turn-dot", "aria-hidden": "true" }, " ●")),
-  info.bot_level ? h("div", { class: "level" }, info.bot_level) : null,
-  partners ? h("div", { class: "partner-cards", "aria-label": t("partnerCards") },
-    partners.map((c) => cardElement(c, { small: true })))
-    : mine ? null : h("div", { class: "backs" }, backs),
+  h("div", { class: "who" },
+    h("div", { class: "name" }, seatName(view, seat),
+      toAct && h("span", { class: "turn-dot", "aria-hidden": "true" }, " ●")),
+    info.bot_level ? h("div", { class: "level" }, info.bot_level) : null,
+    partners ? h("div", { class: "partner-cards", "aria-label": t("partnerCards") },
+      partners.map((c) => cardElement(c, { small: true })))
+      : mine ? null : h("div", { class: "backs" }, backs)),
   h("div", { class: "played" }, play ? playedCard(play) : null));
 }
 
@@ -242,6 +243,7 @@ export function tableScreen(matchId, go) {
       view.seats.map((s) => seatBox(view, s.seat, trick)), center(view));
     node.replaceChildren(...[
       h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
+      finishedBanner(view), // (above the table: in sight when the match ends)
       scoreboard(view, deadlineNode(view)),
       extra,
       waitingPanel(view),
@@ -249,7 +251,6 @@ export function tableScreen(matchId, go) {
       felt,
       controls(view, live),
       view.you ? handRow(view, live) : null,
-      finishedBanner(view),
       h("aside", { class: "side" }, lastHand(view), calls(view),
         h("details", { class: "log-box" }, h("summary", {}, t("log")), log)),
     ].filter(Boolean));
