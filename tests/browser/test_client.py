@@ -388,3 +388,24 @@ def test_a_failed_action_is_said_in_sight_and_can_be_tried_again(
     ana.click_action(accept)
     ana.wait(lambda: ana.table()["version"] != version, why="the second try answered")
     assert ana.css("#error").text == ""
+
+
+def test_a_refused_action_is_explained_in_the_players_words(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    _human_match(server, ana, start_score=[11, 3])
+    accept = {"type": "accept"}
+    ana.wait(lambda: accept in ana.actions(), why="the mão de onze question")
+    # the server refuses: the match ended meanwhile (409), as the other side resigned just then
+    ana.driver.execute_script(
+        "window.realFetch = window.fetch; window.fetch = (url, init) => init"
+        " && init.method === 'POST' ? Promise.resolve(new Response(JSON.stringify({"
+        "code: 'match_not_active', status: 409, title: 'Conflict',"
+        " detail: 'the match is finished'}), {status: 409,"
+        " headers: {'Content-Type': 'application/problem+json'}}))"
+        " : window.realFetch(url, init)")
+    ana.click_action(accept)
+    said = ana.wait(lambda: ana.css("#error").text, why="the error line")
+    assert said == "This match is not in play now."  # not the server's "the match is finished"
+    ana.wait(lambda: accept in ana.actions(), why="the table read again")

@@ -16,6 +16,9 @@ const STEP_MS = 700;
 const BRIEF_MS = 250;
 const RESULTS = new Set(["trick_won", "trick_tied", "hand_won", "match_won"]);
 const TALK_KEPT = 30; // lines of table talk brought back when a table is opened
+const REFUSALS = { // an action refused: what the player is told (the table is read again)
+  illegal_action: "tooLate", version_mismatch: "tooLate", match_not_active: "notInPlay",
+};
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -403,7 +406,8 @@ export function tableScreen(matchId, go) {
       current = view;
       if (view.version > Number(node.dataset.version)) render(view);
     } catch (error) {
-      showError(error.message);
+      // the server's detail is for developers; a player is told what happened in their words
+      showError(REFUSALS[error.code] ? t(REFUSALS[error.code]) : error.message);
       try {
         render(await api.call("GET", `/v1/matches/${matchId}`));
       } catch {
