@@ -409,3 +409,27 @@ def test_a_refused_action_is_explained_in_the_players_words(
     said = ana.wait(lambda: ana.css("#error").text, why="the error line")
     assert said == "This match is not in play now."  # not the server's "the match is finished"
     ana.wait(lambda: accept in ana.actions(), why="the table read again")
+
+
+def test_my_side_keeps_its_colour_in_either_team(browsers: Callable[..., Browser],
+                                                 server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
+    # ana in team 1 (seat 1), as a rematch can seat her
+    created = requests.post(f"{server.url}/v1/matches", timeout=10,
+                            headers={"Authorization": f"Bearer {token}"},
+                            json={"players": 2, "seat": 1, "bots": [{"seat": 0, "level": "easy"}]})
+    assert created.status_code == 201, created.text
+    ana.open(f"/play/#/match/{created.json()['id']}")
+    ana.wait(lambda: ana.table()["status"] == "active", why="the table")
+
+    def colour(selector: str) -> str:
+        return ana.driver.execute_script(
+            "return getComputedStyle(document.querySelector(arguments[0])).color", selector)
+
+    us, them = "rgb(255, 209, 102)", "rgb(154, 209, 255)"  # --us, --them
+    assert colour("[data-testid=score-us]") == us
+    assert colour("[data-testid=score-them]") == them
+    assert colour(".seat[data-seat='1'] .name") == us  # me
+    assert colour(".seat[data-seat='0'] .name") == them

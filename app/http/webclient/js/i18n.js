@@ -94,6 +94,7 @@ const LABELS = {
   prev: ["Previous", "Anterior"],
   next: ["Next", "Próximo"],
   step: ["Step", "Passo"],
+  closeReplay: ["Close the replay", "Fechar o replay"],
   reasons: {
     tricks: ["tricks", "vazas"],
     raise_refused: ["refused the raise", "correram do pedido"],

@@ -26,6 +26,12 @@ function mySeat(view) {
   return view.you ? view.you.seat : 0;
 }
 
+/** "us" or "them": a team's colour follows who looks (a spectator's "us" is team 0), so that
+ * my side keeps its colour when a rematch seats me in the other team. */
+function side(view, team) {
+  return team === (view.you ? view.you.team : 0) ? "us" : "them";
+}
+
 function actionButton(action, text, attrs = {}) {
   return h("button", { type: "button", class: "action", "data-action": JSON.stringify(action),
     ...attrs }, text);
@@ -40,7 +46,7 @@ function seatBox(view, seat, trick) {
   const mine = view.you && view.you.seat === seat;
   const backs = mine ? [] : Array.from({ length: info.cards_in_hand }, () =>
     cardElement(null, { small: true, label: t("hidden") }));
-  return h("div", { class: `seat place-${place} team-${seat % 2}${toAct ? " to-act" : ""}`,
+  return h("div", { class: `seat place-${place} team-${seat % 2} ${side(view, seat % 2)}${toAct ? " to-act" : ""}`,
     "data-seat": seat, "aria-label": `${seatName(view, seat)}${toAct ? `, ${t("toAct")}` : ""}` },
   h("div", { class: "who" },
     h("div", { class: "name" }, seatName(view, seat),
@@ -87,7 +93,7 @@ function center(view) {
     h("div", { class: "manilhas" }, h("span", { class: "label" }, t("manilhas")),
       h("span", { class: "list" }, hand.manilhas.map((c) => cardElement(c, { small: true })))),
     h("ol", { class: "tricks", "aria-label": t("trick") }, tricks.map((tr, i) => h("li", {
-      class: `trick-mark ${tr.tie ? "tie" : `team-${tr.winner_team}`}` },
+      class: `trick-mark ${tr.tie ? "tie" : `team-${tr.winner_team} ${side(view, tr.winner_team)}`}` },
     `${i + 1}: ${tr.tie ? t("tie") : teamName(view, tr.winner_team)}`))),
     hand.special && !(pending && pending.kind === "mao_de_onze")
       ? h("div", { class: "special" }, specialName(view)) : null,
@@ -99,10 +105,10 @@ function scoreboard(view, deadline) {
   const other = 1 - mine;
   return h("header", { class: "scoreboard" },
     h("div", { class: "teams" },
-      h("span", { class: `team team-${mine}` }, `${teamName(view, mine)} `,
+      h("span", { class: `team team-${mine} us` }, `${teamName(view, mine)} `,
         h("strong", { "data-testid": "score-us" }, view.score[mine])),
       h("span", { class: "versus", "aria-hidden": "true" }, "×"),
-      h("span", { class: `team team-${other}` }, h("strong", { "data-testid": "score-them" },
+      h("span", { class: `team team-${other} them` }, h("strong", { "data-testid": "score-them" },
         view.score[other]), ` ${teamName(view, other)}`)),
     view.rules && view.rules.games_to_win > 1
       ? h("span", {}, `${t("games")} ${view.games[mine]}–${view.games[other]}`) : null,
@@ -177,6 +183,7 @@ export function tableScreen(matchId, go) {
   let shownLive = false; // whether `shown` is a view as received (not a card patched in, a replay)
   let current = null; // the newest view received
   let sending = false; // an action on its way: no other goes until it is answered
+  let logOpen = false; // the table talk stays open (or closed) from one drawing to the next
   let pressed = null; // the control a pointer went down on: {action, el}
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
   const queue = [];
@@ -249,13 +256,14 @@ export function tableScreen(matchId, go) {
       finishedBanner(view), // (above the table: in sight when the match ends)
       scoreboard(view, deadlineNode(view)),
       extra,
-      waitingPanel(view),
+      live ? waitingPanel(view) : null, // (not in a replay of the match's first steps)
       !view.you ? h("p", { class: "note" }, t("spectator")) : null,
       felt,
       controls(view, live),
       view.you ? handRow(view, live) : null,
       h("aside", { class: "side" }, lastHand(view), calls(view),
-        h("details", { class: "log-box" }, h("summary", {}, t("log")), log)),
+        h("details", { class: "log-box", open: logOpen,
+          ontoggle: (e) => { logOpen = e.currentTarget.open; } }, h("summary", {}, t("log")), log)),
     ].filter(Boolean));
     if (focused && !focused.isConnected) refocus(focused);
   }
@@ -290,7 +298,8 @@ export function tableScreen(matchId, go) {
         h("span", {}, `${t("step")} ${page.step} / ${page.steps}`),
         h("button", { type: "button", disabled: page.step >= page.steps,
           onclick: () => replay(page.step + 1) }, t("next")),
-        h("button", { type: "button", onclick: () => render(current) }, "×"));
+        h("button", { type: "button", "aria-label": t("closeReplay"), title: t("closeReplay"),
+          onclick: () => render(current) }, "×"));
       draw(page.view, false, bar);
     } catch (error) { showError(error.message); }
   }
