@@ -43,13 +43,13 @@ export function registerForm(then, note = null) {
   h("button", { type: "submit", class: "primary", "data-testid": "register" }, t("register")));
   const adopt = h("details", { class: "panel" },
     h("summary", {}, t("useToken")),
-    h("div", { class: "field" }, h("label", { for: "f-token" }, "Token"), paste),
+    h("div", { class: "field" }, h("label", { for: "f-token" }, t("key")), paste),
     h("button", { type: "button", onclick: async () => {
       showError("");
       try {
         await api.adopt(paste.value.trim());
         then();
-      } catch (error) { showError(error.message); }
+      } catch (error) { showError(error.status === 401 ? t("badKey") : error.message); }
     } }, t("useTokenButton")));
   return h("div", { class: "stack" }, form, adopt);
 }
@@ -122,7 +122,8 @@ export function newMatchForm(rulesets, go) {
 
 function inboxItem(item) {
   const status = item.invitation ? t("invitation") : item.your_turn ? t("yourTurn")
-    : item.status === "finished" ? t("finished") : t("waitingFor");
+    : { finished: t("finished"), cancelled: t("cancelled"), waiting: t("waitingSeats") }[item.status]
+      || t("inPlay");
   return h("li", { class: `inbox-item${item.your_turn ? " mine" : ""}`, dataset: {
     matchId: item.id, yourTurn: String(item.your_turn) } },
   h("a", { href: `#/match/${item.id}` },
@@ -158,5 +159,10 @@ export function whoAmI(rerender) {
     h("summary", {}, `${t("registered")} ${player ? player.name : "?"}`),
     h("p", {}, t("tokenHelp")),
     h("code", { class: "token", "data-testid": "token" }, api.token()), " ", copyButton, " ",
-    h("button", { type: "button", onclick: () => { api.forget(); rerender(); } }, t("signOut")));
+    h("button", { type: "button", onclick: () => {
+      // without the key this browser forgets, the player cannot come back to their matches
+      if (!window.confirm(t("signOutConfirm"))) return;
+      api.forget();
+      rerender();
+    } }, t("signOut")));
 }
