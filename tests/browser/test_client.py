@@ -433,3 +433,20 @@ def test_my_side_keeps_its_colour_in_either_team(browsers: Callable[..., Browser
     assert colour("[data-testid=score-them]") == them
     assert colour(".seat[data-seat='1'] .name") == us  # me
     assert colour(".seat[data-seat='0'] .name") == them
+
+
+def test_a_link_to_a_match_without_a_free_seat_leads_home_and_says_why(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    match_id = _bot_match(server, ana)  # her seat and a bot's: no seat left
+    ana.wait(lambda: ana.table()["status"] == "active", why="the table")
+    cid = browsers()
+    cid.register("cid")
+    cid.open(f"/play/#/join/{match_id}/a-code")
+    said = cid.wait(lambda: cid.css("#error").text, why="the error line")
+    assert said.startswith("This match has no free seat any more")
+    assert cid.all("[data-testid=new-match]") and cid.all("[data-testid=inbox]")  # home
+    assert cid.driver.current_url.endswith("/play/#/")
+    cid.errors()  # the join's 409, which the browser logs, is this test's point
+    cid.console = [m for m in cid.console if f"/v1/matches/{match_id}/join" not in m["message"]]

@@ -10,6 +10,9 @@ import { tableScreen } from "./table.js";
 const main = document.getElementById("main");
 let screen = null;
 let rulesets = null;
+let carried = null; // an error said on the next screen (a join that failed leads home)
+const JOIN_PROBLEMS = { match_not_waiting: "joinClosed", seat_taken: "joinClosed",
+  invalid_invite_code: "joinBadCode", match_not_found: "notFound" };
 
 function go(hash) {
   if (location.hash === hash) route();
@@ -31,7 +34,9 @@ async function join(matchId, code) {
       await api.call("POST", `/v1/matches/${matchId}/join`, code ? { invite_code: code } : {});
       go(`#/match/${matchId}`);
     } catch (error) {
-      showError(error.message);
+      // (home, under the error line: the new-match form and the inbox are what is left to do)
+      carried = JOIN_PROBLEMS[error.code] ? t(JOIN_PROBLEMS[error.code]) : error.message;
+      go("#/");
     }
   };
   if (!api.token()) {
@@ -44,7 +49,8 @@ async function join(matchId, code) {
 async function route() {
   if (screen) screen.close();
   screen = null;
-  showError("");
+  showError(carried || "");
+  carried = null;
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   try {
     if (parts[0] === "match" && parts[1]) screen = tableScreen(parts[1], go);
