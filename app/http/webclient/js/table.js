@@ -436,6 +436,7 @@ export function tableScreen(matchId, go) {
     const button = e.isPrimary && e.button === 0 ? e.target.closest("[data-action]") : null;
     pressed = button && !button.disabled ? { action: button.dataset.action, el: button } : null;
   });
+  node.addEventListener("pointercancel", () => { pressed = null; }); // (a touch that scrolled)
   node.addEventListener("pointerup", (e) => {
     const was = pressed;
     pressed = null;
