@@ -9,6 +9,7 @@ import tempfile
 import time
 from collections.abc import Callable
 
+import pytest
 import requests
 
 from tests.support.browser import PHONE, Browser, play_turn
@@ -327,11 +328,15 @@ def _events(server: Server, match_id: str, auth: dict[str, str]) -> list[dict[st
     return page.json()["items"]
 
 
+@pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_a_press_survives_a_redraw_and_acts_once(browsers: Callable[..., Browser],
-                                                 server: Server) -> None:
+                                                 server: Server, pointer: str) -> None:
     """A view that comes between the press of a control and its release redraws the table;
-    the control's action, still offered, is sent (once) all the same."""
+    the control's action, still offered, is sent (once) all the same, by a mouse or a finger."""
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
 
     ana = browsers()
     ana.register("ana")
@@ -346,7 +351,12 @@ def test_a_press_survives_a_redraw_and_acts_once(browsers: Callable[..., Browser
     version = int(ana.table()["version"])
     button = next(b for b in ana.all("[data-action]")
                   if json.loads(b.get_attribute("data-action")) == accept)
-    ActionChains(ana.driver).move_to_element(button).click_and_hold().perform()
+    if pointer == "touch":
+        finger = ActionBuilder(ana.driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+        finger.pointer_action.move_to(button).pointer_down()
+        finger.perform()
+    else:
+        ActionChains(ana.driver).move_to_element(button).click_and_hold().perform()
     # her partner refuses meanwhile: a new view, in which ana may still accept
     refused = requests.post(f"{server.url}/v1/matches/{match_id}/actions", headers=bia,
                             json={"type": "refuse"}, timeout=10)
@@ -354,7 +364,12 @@ def test_a_press_survives_a_redraw_and_acts_once(browsers: Callable[..., Browser
     ana.wait(lambda: int(ana.table()["version"]) > version, why="the partner's refusal drawn")
     assert accept in ana.actions()
     redrawn = int(ana.table()["version"])
-    ActionChains(ana.driver).release().perform()
+    if pointer == "touch":
+        finger.clear_actions()
+        finger.pointer_action.pointer_up()
+        finger.perform()
+    else:
+        ActionChains(ana.driver).release().perform()
     ana.wait(lambda: int(ana.table()["version"]) > redrawn, why="the press answered")
     time.sleep(1)  # (time for a second request, if one went)
     answers = [e for e in _events(server, match_id, bob)
