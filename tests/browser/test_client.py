@@ -465,3 +465,25 @@ def test_a_link_to_a_match_without_a_free_seat_leads_home_and_says_why(
     assert cid.driver.current_url.endswith("/play/#/")
     cid.errors()  # the join's 409, which the browser logs, is this test's point
     cid.console = [m for m in cid.console if f"/v1/matches/{match_id}/join" not in m["message"]]
+
+
+def test_the_inbox_puts_my_side_first_and_says_who_won(browsers: Callable[..., Browser],
+                                                       server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
+    auth = {"Authorization": f"Bearer {token}"}
+    # ana in team 1 at 5 points, the bot's team at 2
+    playing = requests.post(f"{server.url}/v1/matches", headers=auth, timeout=10, json={
+        "players": 2, "seat": 1, "start_score": [2, 5], "bots": [{"seat": 0, "level": "easy"}]})
+    assert playing.status_code == 201, playing.text
+    match_id, (bia,) = _human_match(server, ana)
+    resigned = requests.post(f"{server.url}/v1/matches/{match_id}/resign", headers=bia,
+                             timeout=10)
+    assert resigned.status_code == 200, resigned.text
+    ana.open()
+    items = ana.wait(lambda: len(ana.all("[data-testid=inbox] [data-match-id]")) == 2
+                     and ana.all("[data-testid=inbox] [data-match-id]"), why="the inbox")
+    texts = {i.get_attribute("data-match-id"): i.text for i in items}
+    assert texts[playing.json()["id"]].endswith("5 × 2")  # us first, as at the table
+    assert texts[match_id].startswith("Won")

@@ -121,15 +121,19 @@ export function newMatchForm(rulesets, go) {
 }
 
 function inboxItem(item) {
+  const mine = item.you ? item.you.team : 0; // my side first, as the table shows it
+  const result = item.winner_team === null || item.winner_team === undefined ? t("finished")
+    : item.winner_team === mine ? t("wonShort") : t("lostShort");
   const status = item.invitation ? t("invitation") : item.your_turn ? t("yourTurn")
-    : { finished: t("finished"), cancelled: t("cancelled"), waiting: t("waitingSeats") }[item.status]
+    : { finished: result, cancelled: t("cancelled"), waiting: t("waitingSeats") }[item.status]
       || t("inPlay");
   return h("li", { class: `inbox-item${item.your_turn ? " mine" : ""}`, dataset: {
     matchId: item.id, yourTurn: String(item.your_turn) } },
   h("a", { href: `#/match/${item.id}` },
     h("span", { class: "badge" }, status),
     h("span", {}, `${item.players} ${t("seatCount")} · ${RULESET_NAMES[item.ruleset] || item.ruleset}`),
-    h("span", { class: "score" }, `${item.score[0]} × ${item.score[1]}`)));
+    h("span", { class: "score", title: `${t("us")} × ${t("them")}` },
+      `${item.score[mine]} × ${item.score[1 - mine]}`)));
 }
 
 /** The inbox: all my matches (my turn first), refreshed on every `inbox` event. */

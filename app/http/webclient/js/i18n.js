@@ -39,6 +39,8 @@ const LABELS = {
   inPlay: ["In play", "Em jogo"],
   waitingSeats: ["Waiting for players", "Aguardando jogadores"],
   finished: ["Finished", "Terminada"],
+  wonShort: ["Won", "Vencida"],
+  lostShort: ["Lost", "Perdida"],
   cancelled: ["Cancelled", "Cancelada"],
   invitation: ["Invitation", "Convite"],
   back: ["All matches", "Todas as partidas"],
