@@ -182,7 +182,7 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
     ana.wait(lambda: ana.actions(), why="the mão de onze question")
     labels = {b.get_attribute("data-action"): b.text for b in ana.all("[data-action]")}
     assert labels == {'{"type":"accept"}': "Jogo", '{"type":"refuse"}': "Corro"}
-    assert ana.css(".question").text == "Mão de onze: play this hand?"
+    assert ana.css(".question").text == "Mão de onze: play this hand for 3 points?"
     assert ana.css(".felt").text.count("Mão de onze") == 1  # named once, in the question
     version = ana.table()["version"]
     ana.click_action({"type": "refuse"})
@@ -252,7 +252,7 @@ def test_the_special_hands_are_named_as_the_table_says_them(
     _bot_match(server, ana, ruleset="mineiro", start_score=[10, 3])
     question = ana.wait(lambda: ana.all(".question") and ana.css(".question").text,
                         why="the mão de dez question")
-    assert question == "Mão de dez: play this hand?"
+    assert question == "Mão de dez: play this hand for 4 points?"  # (worth 4 once played)
     assert ana.css(".felt").text.count("Mão de dez") == 1  # in the question alone
 
 

@@ -70,7 +70,23 @@ function playedCard(play, small = false, who = null) {
     h("span", { class: "covered-note", "aria-hidden": "true" }, t("faceDown")));
 }
 
-function center(view) {
+let rulesetsRead = null; // GET /v1/rulesets, read once: what a mão de onze is worth
+
+function rulesets() {
+  rulesetsRead = rulesetsRead || api.call("GET", "/v1/rulesets").catch(() => {
+    rulesetsRead = null; // (asked again next time; the table does without meanwhile)
+    return null;
+  });
+  return rulesetsRead;
+}
+
+/** The points a mão de onze of `view`'s ruleset is played for (null: not known). */
+function elevenStake(view, known) {
+  const ruleset = known && known.items.find((r) => r.name === view.ruleset);
+  return ruleset && ruleset.mao_de_onze_stake ? ruleset.mao_de_onze_stake : null;
+}
+
+function center(view, known = null) {
   const hand = view.hand;
   if (!hand) return h("div", { class: "center" });
   const tricks = hand.tricks.filter((tr) => tr.winner_team !== null || tr.tie);
@@ -83,8 +99,10 @@ function center(view) {
       : `${seatName(view, pending.by_seat)} ${t("calledBy")} ${word}`;
   } else if (pending && pending.kind === "mao_de_onze") {
     // the special hand named once: in the question while it is asked, as a label after
-    const who = mine === null ? `${teamName(view, pending.team)}: ${t("pending11")}`
-      : pending.team === mine ? t("pending11") : t("pending11Theirs");
+    const stake = elevenStake(view, known);
+    const ask = stake ? t("pending11For")(stake) : t("pending11"); // (the hand is worth more
+    const who = mine === null ? `${teamName(view, pending.team)}: ${ask}` // once played)
+      : pending.team === mine ? ask : t("pending11Theirs");
     question = `${specialName(view)}: ${who}`;
   }
   return h("div", { class: "center" },
@@ -184,6 +202,7 @@ export function tableScreen(matchId, go) {
   let current = null; // the newest view received
   let sending = false; // an action on its way: no other goes until it is answered
   let logOpen = false; // the table talk stays open (or closed) from one drawing to the next
+  let known = null; // GET /v1/rulesets, read before the first view is drawn
   let pressed = null; // the control a pointer went down on: {action, el}
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
   const queue = [];
@@ -250,7 +269,7 @@ export function tableScreen(matchId, go) {
     const focused = node.contains(document.activeElement) ? document.activeElement : null;
     const trick = view.hand ? view.hand.tricks[view.hand.tricks.length - 1] : null;
     const felt = h("div", { class: `felt players-${view.players}` },
-      view.seats.map((s) => seatBox(view, s.seat, trick)), center(view));
+      view.seats.map((s) => seatBox(view, s.seat, trick)), center(view, known));
     node.replaceChildren(...[
       h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
       finishedBanner(view), // (above the table: in sight when the match ends)
@@ -355,7 +374,10 @@ export function tableScreen(matchId, go) {
         const message = queue.shift();
         const body = JSON.parse(message.data);
         if (message.event === "view") {
-          if (!current) recall(body);
+          if (!current) {
+            recall(body);
+            known = await rulesets();
+          }
           current = body;
           // (the view already drawn, e.g. an action's answer that the stream repeats, is not
           // drawn again: a redraw under a finger about to tap is a tap at risk)
