@@ -84,7 +84,7 @@ const LABELS = {
   calledBy: ["calls", "pede"],
   spectator: ["You are watching this match.", "Você está assistindo a esta partida."],
   pending11: ["play this hand?", "jogar esta mão?"],
-  pending11For: [(n) => `play this hand for ${n} points?`, (n) => `jogar esta mão valendo ${n}?`],
+  pending11For: [(n) => `play this hand for ${n}\u00a0points?`, (n) => `jogar esta mão valendo\u00a0${n}?`],
   pending11Theirs: ["they decide whether to play it", "eles decidem se jogam"],
   youCall: ["You call", "Você pede"],
   blind: ["cards played blind", "cartas jogadas às cegas"],
