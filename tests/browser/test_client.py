@@ -487,3 +487,37 @@ def test_the_inbox_puts_my_side_first_and_says_who_won(browsers: Callable[..., B
     texts = {i.get_attribute("data-match-id"): i.text for i in items}
     assert texts[playing.json()["id"]].endswith("5 × 2")  # us first, as at the table
     assert texts[match_id].startswith("Won")
+
+
+def test_the_keyboard_focus_survives_a_redraw_and_never_jumps_to_another_card(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    ana = browsers()
+    ana.register("ana")
+    # bia (seat 1) leads; ana's 5 of clubs is the top manilha: she wins and leads the next trick
+    match_id, (bia,) = _human_match(server, ana, options={"first_dealer": 0}, deals=[
+        {"vira": "4h", "hands": [["5c", "3h", "2s"], ["4d", "Ks", "Qd"]]}])
+    ana.wait(lambda: ana.all(".log-box summary"), why="the table")
+    ana.driver.execute_script("document.querySelector('.log-box summary').focus()")
+    version = int(ana.table()["version"])
+    played = requests.post(f"{server.url}/v1/matches/{match_id}/actions", headers=bia,
+                           json={"type": "play", "card": "4d"}, timeout=10)
+    assert played.status_code == 200, played.text
+    five = {"type": "play", "card": "5c"}
+    ana.wait(lambda: int(ana.table()["version"]) > version and five in ana.actions(),
+             why="bia's card drawn")
+
+    def focused() -> str:
+        return ana.driver.execute_script(
+            "const e = document.activeElement; return e.tagName + ' ' + e.className")
+
+    assert focused() == "SUMMARY "  # still on the table talk's summary after the redraw
+    card = next(b for b in ana.all("[data-action]")
+                if json.loads(b.get_attribute("data-action")) == five)
+    ana.driver.execute_script("arguments[0].focus()", card)
+    version = int(ana.table()["version"])
+    card.send_keys(Keys.ENTER)
+    ana.wait(lambda: int(ana.table()["version"]) > version and ana.actions(),
+             why="ana to lead the second trick")
+    assert focused().startswith("DIV hand")  # before the cards, not on one she did not choose

@@ -202,6 +202,7 @@ export function tableScreen(matchId, go) {
   let current = null; // the newest view received
   let sending = false; // an action on its way: no other goes until it is answered
   let logOpen = false; // the table talk stays open (or closed) from one drawing to the next
+  let blurred = null; // the control that had the focus when sending disabled it
   let known = null; // GET /v1/rulesets, read before the first view is drawn
   let pressed = null; // the control a pointer went down on: {action, el}
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
@@ -266,7 +267,8 @@ export function tableScreen(matchId, go) {
   }
 
   function draw(view, live, extra = null) {
-    const focused = node.contains(document.activeElement) ? document.activeElement : null;
+    const focused = node.contains(document.activeElement) ? document.activeElement : blurred;
+    blurred = null;
     const trick = view.hand ? view.hand.tricks[view.hand.tricks.length - 1] : null;
     const felt = h("div", { class: `felt players-${view.players}` },
       view.seats.map((s) => seatBox(view, s.seat, trick)), center(view, known));
@@ -288,13 +290,21 @@ export function tableScreen(matchId, go) {
   }
 
   function refocus(lost) {
-    // the focus stays at the table when a redraw takes its element: on the same control if
-    // it is still offered, else on the first one, else on the table itself
-    const controls = [...node.querySelectorAll("[data-action]")].filter((b) => !b.disabled);
-    const same = lost.dataset.action
-      && controls.find((b) => b.dataset.action === lost.dataset.action);
-    const target = same || controls[0] || node;
-    if (target === node && !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
+    // the focus stays where it was when a redraw takes its element: on the same control if
+    // it is still offered, on the element of the same name (the log's summary, Replay...),
+    // else just before the cards (Tab reaches them next) or on the table itself, never on
+    // another control: a second Enter must not play a card that was not chosen
+    let target = null;
+    if (lost.dataset.action) {
+      target = [...node.querySelectorAll("[data-action]")]
+        .find((b) => !b.disabled && b.dataset.action === lost.dataset.action)
+        || node.querySelector(".hand");
+    } else {
+      target = [...node.querySelectorAll(`${lost.tagName}:not([data-action])`)]
+        .find((el) => el.textContent === lost.textContent);
+    }
+    target = target || node;
+    if (!target.matches("a, button, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
   }
 
@@ -419,6 +429,7 @@ export function tableScreen(matchId, go) {
     if (sending) return;
     sending = true;
     showError("");
+    if (node.contains(document.activeElement)) blurred = document.activeElement;
     node.querySelectorAll("[data-action]").forEach((b) => { b.disabled = true; });
     const key = crypto.randomUUID();
     const post = () => api.call("POST", `/v1/matches/${matchId}/actions`, JSON.parse(raw),
@@ -446,6 +457,11 @@ export function tableScreen(matchId, go) {
       }
     } finally {
       sending = false;
+      // (the answer already drawn from the stream: the focus the disabled control lost)
+      if (blurred && !blurred.isConnected && document.activeElement === document.body) {
+        refocus(blurred);
+      }
+      blurred = null;
     }
   }
 
