@@ -386,7 +386,9 @@ export function tableScreen(matchId, go) {
         if (message.event === "view") {
           if (!current) {
             recall(body);
-            known = await rulesets();
+            // (not long: the table is drawn without the points rather than late)
+            known = await Promise.race([rulesets(), sleep(1500).then(() => null)]);
+            if (!known) rulesets().then((read) => { known = read; }); // (for the next views)
           }
           current = body;
           // (the view already drawn, e.g. an action's answer that the stream repeats, is not
