@@ -192,7 +192,14 @@ d AS (
   SELECT x.id, x.endpoint_id, x.event, x.payload, 'pending', 0, x.next_attempt_at
     FROM jsonb_to_recordset(%(w)s->'deliveries')
          AS x(id text, endpoint_id text, event text, payload jsonb,
-              next_attempt_at timestamptz))"""
+              next_attempt_at timestamptz)
+   WHERE EXISTS (SELECT FROM webhook_endpoints e WHERE e.id = x.endpoint_id FOR KEY SHARE))"""
+"""The deliveries, each to an endpoint that still exists, held until the commit (its deletion
+waits, then deletes them by its cascade). An endpoint read with the match whose deletion has
+committed since, or commits while this waits for its row, gets none: the insert would fail
+its foreign key, and with it the whole change. (A KEY SHARE lock, as the foreign key's check
+takes: it waits for no claim or record of a delivery, which lock the endpoint FOR NO KEY
+UPDATE; the deletion takes no match's lock.)"""
 
 _DONE = """
 SELECT 1"""

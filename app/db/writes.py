@@ -56,10 +56,15 @@ class SessionWrites:
     """Each write goes to the ORM session as it is made."""
 
     def endpoints(self, player_ids: set[str]) -> list[Endpoint]:
+        """The active webhook endpoints of these players, each held (FOR KEY SHARE) until
+        the commit, so that the deliveries written for them keep their foreign key: an
+        endpoint whose deletion is under way is waited for and, once it is deleted, left
+        out; a deletion that comes later waits and deletes them by its cascade."""
         with db.session.no_autoflush:  # (nothing pending changes the answer: no flush yet)
             rows = db.session.execute(select(WebhookEndpoint).where(
                 WebhookEndpoint.player_id.in_(player_ids),
-                WebhookEndpoint.status == "active")).scalars()
+                WebhookEndpoint.status == "active")
+                .with_for_update(read=True, key_share=True)).scalars()
             return [Endpoint(e.id, e.player_id, tuple(e.events)) for e in rows]
 
     def event(self, match_id: str, seq: int, version: int, data: dict[str, Any]) -> None:

@@ -15,9 +15,10 @@ fails its other pending deliveries under the endpoint's lock. The claim and the 
 to lock the delivery first and then the endpoint (the record to count the attempt on its
 circuit, a half-open claim to hold the circuit): against a deletion, or a record that
 disables the endpoint, that deadlocked (40P01; tests/api/test_webhook_locks.py). The endpoint
-is locked FOR NO KEY UPDATE (never FOR UPDATE): a change that enqueues a delivery takes a
-KEY SHARE lock on it (the foreign key's check), which this does not block. Updating a
-delivery leaves its endpoint_id alone, so it takes no lock on the endpoint.
+is locked FOR NO KEY UPDATE (never FOR UPDATE): a change that enqueues a delivery holds a
+KEY SHARE lock on it until its commit (app/db/writes.py, app/db/hot_sql.py), which this does
+not block. Updating a delivery leaves its endpoint_id alone, so it takes no lock on the
+endpoint.
 """
 from __future__ import annotations
 

@@ -5,7 +5,12 @@ deliveries' by the ON DELETE CASCADE), so none of them deadlocks another (40P01)
 Each test makes the interleaving that deadlocked when recording an attempt (and a half-open
 claim) locked the delivery first: a third connection holds the endpoint's row, the two paths
 queue for it in a known order (PostgreSQL grants a row's lock to its waiters in turn), and
-the row is let go."""
+the row is let go.
+
+A change that enqueues deliveries holds its endpoints' rows (FOR KEY SHARE) from its read of
+them to its commit: one whose endpoint is being deleted (a third connection's DELETE, not yet
+committed) waits for the deletion and then enqueues nothing for it, where its insert failed
+the foreign key and the whole change with it."""
 from __future__ import annotations
 
 import threading
@@ -16,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import db_execute, db_rows, db_scalar, register
+from tests.support.api import (act, create, db_execute, db_rows, db_scalar, full_match,
+                               register, run_worker)
 from tests.support.database import libpq_url
 
 
@@ -206,3 +212,58 @@ def test_a_claim_does_not_wait_for_an_endpoint_being_deleted(client: Any, app: A
     found = claim_now(app)
     assert found is not None and found.id == "msg_due"
     assert found.lease - datetime.now(timezone.utc) > timedelta(seconds=30)
+
+
+def delete_in_open_transaction(holder: Any, endpoint: str) -> None:
+    """The endpoint's deletion (its row, then its deliveries' by the cascade), not yet
+    committed."""
+    with holder.cursor() as cur:
+        cur.execute("DELETE FROM webhook_endpoints WHERE id = %s", (endpoint,))
+
+
+@pytest.mark.parametrize("deletion", ["committed", "rolled back"])
+def test_an_action_while_a_webhook_of_a_player_in_the_match_is_deleted(
+        client: Any, app: Any, holder: Any, deletion: str) -> None:
+    """A player's action (the lean write: app/db/hot_sql.py) enqueues `your_turn` for the
+    other player's endpoint, read before its deletion commits: the action waits for the
+    deletion and then enqueues nothing for the endpoint, or, the deletion rolled back, the
+    delivery. (The insert used to fail its foreign key: the player who acted got a 500.)"""
+    m, (ana, bia) = full_match(client, 2, options={"first_dealer": 1})
+    endpoint = add_endpoint(client, bia)
+    db_execute(app, "DELETE FROM webhook_deliveries")
+
+    delete_in_open_transaction(holder, endpoint)
+    acting = Step(lambda: act(app.test_client(), m, ana, {"type": "raise"}))
+    acting.start()
+    waiting_for_a_lock(app, 1, acting)
+    holder.commit() if deletion == "committed" else holder.rollback()
+
+    answer = acting.outcome()
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert db_scalar(app, "SELECT version FROM matches") == answer.json["version"]
+    assert [r.event for r in db_rows(app, "SELECT event FROM webhook_deliveries")] == (
+        [] if deletion == "committed" else ["your_turn"])
+
+
+@pytest.mark.parametrize("deletion", ["committed", "rolled back"])
+def test_a_bots_move_while_a_webhook_of_its_opponent_is_deleted(
+        client: Any, app: Any, holder: Any, deletion: str) -> None:
+    """The worker's step (the ORM's writes: app/db/writes.py `SessionWrites`) that moves a
+    bot enqueues `your_turn` for its opponent's endpoint being deleted: the same as an
+    action. (The bot's move used to fail, and was tried again 30 s later.)"""
+    ana = register(client, "ana")
+    m = create(client, ana, bots=[{"seat": 1, "level": "random"}], seed=1,
+               options={"first_dealer": 0})
+    endpoint = add_endpoint(client, ana)
+
+    delete_in_open_transaction(holder, endpoint)
+    moving = Step(lambda: run_worker(app))
+    moving.start()
+    waiting_for_a_lock(app, 1, moving)
+    holder.commit() if deletion == "committed" else holder.rollback()
+
+    assert moving.outcome() >= 1
+    assert db_scalar(app, "SELECT count(*) FROM actions WHERE match_id = :m AND seat = 1",
+                     m=m["id"]) == 1
+    assert [r.event for r in db_rows(app, "SELECT event FROM webhook_deliveries")] == (
+        [] if deletion == "committed" else ["your_turn"])
