@@ -223,6 +223,8 @@ class IdempotencyRecord(db.Model):
     __tablename__ = "idempotency_records"
     __table_args__ = (
         CheckConstraint("answer IS NOT NULL OR response IS NOT NULL", name="answer_or_response"),
+        # the prune's: records by age, the oldest first (app/play/retention.py)
+        Index("ix_idempotency_records_created_at", "created_at"),
     )
 
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
