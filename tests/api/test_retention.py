@@ -22,6 +22,37 @@ def prune(app: Any) -> dict[str, int]:
             db.session.remove()
 
 
+def prune_while_held(app: Any, database_url: str, held: str) -> dict[str, int]:
+    """The prune's counts while another connection holds the row `held` (a SELECT ... FOR
+    UPDATE of it); fails if the prune waits for that row."""
+    import threading
+
+    import psycopg2
+
+    from tests.support.database import libpq_url
+
+    holder = psycopg2.connect(libpq_url(database_url))
+    try:
+        with holder.cursor() as cur:
+            cur.execute(held)
+        result: list[Any] = []
+
+        def run() -> None:
+            try:
+                result.append(prune(app))
+            except Exception as exc:  # noqa: BLE001 - the test reports it
+                result.append(exc)
+        pruning = threading.Thread(target=run, daemon=True)
+        pruning.start()
+        pruning.join(2)  # (less than the connections' lock_timeout, 3 s)
+        assert not pruning.is_alive(), "the prune waits for a row another transaction holds"
+        assert isinstance(result[0], dict), result
+        return result[0]
+    finally:
+        holder.rollback()
+        holder.close()
+
+
 def test_old_rows_are_pruned_and_recent_ones_kept(client: Any, app: Any) -> None:
     m, (ana, bia) = full_match(client, 2, options={"first_dealer": 1})
     assert act(client, m, ana, RAISE, headers={"Idempotency-Key": "old"}).status_code == 200
@@ -110,12 +141,7 @@ def test_old_deliveries_are_deleted_a_batch_at_a_time_and_a_held_one_is_left(
     """Each batch is a transaction of its own (no lock held long); a row another
     transaction holds (an endpoint being deleted, cascading) is left for the next prune
     rather than waited for (the prune used to wait, and could deadlock with the cascade)."""
-    import threading
-
-    import psycopg2
-
     from app.play import retention
-    from tests.support.database import libpq_url
 
     monkeypatch.setattr(retention, "BATCH", 5, raising=False)
     endpoint = _endpoint(client)
@@ -123,25 +149,9 @@ def test_old_deliveries_are_deleted_a_batch_at_a_time_and_a_held_one_is_left(
     db_execute(app, "INSERT INTO webhook_deliveries (id, endpoint_id, event, payload, status, "
                    "created_at) VALUES ('msg_pending', :e, 'invited', '{}', 'pending', "
                    "now() - interval '9 days')", e=endpoint)
-    holder = psycopg2.connect(libpq_url(database_url))
-    try:
-        with holder.cursor() as cur:
-            cur.execute("SELECT 1 FROM webhook_deliveries WHERE id = 'msg_old3' FOR UPDATE")
-        result: list[Any] = []
-
-        def run() -> None:
-            try:
-                result.append(prune(app))
-            except Exception as exc:  # noqa: BLE001 - the test reports it
-                result.append(exc)
-        pruning = threading.Thread(target=run, daemon=True)
-        pruning.start()
-        pruning.join(2)  # (less than the connections' lock_timeout, 3 s)
-        assert not pruning.is_alive(), "the prune waits for a row another transaction holds"
-        assert result[0]["webhook_deliveries"] == 11, result
-    finally:
-        holder.rollback()
-        holder.close()
+    counts = prune_while_held(
+        app, database_url, "SELECT 1 FROM webhook_deliveries WHERE id = 'msg_old3' FOR UPDATE")
+    assert counts["webhook_deliveries"] == 11, counts
     assert prune(app)["webhook_deliveries"] == 1
     assert db_scalar(app, "SELECT array_agg(id) FROM webhook_deliveries") == ["msg_pending"]
 
@@ -180,34 +190,13 @@ def test_old_idempotency_records_are_deleted_a_batch_at_a_time_and_a_held_one_is
     """As the deliveries: each batch its own transaction, a row another transaction holds
     left for the next prune, not waited for (the prune waited, and failed after
     lock_timeout with everything else it deleted in that transaction)."""
-    import threading
-
-    import psycopg2
-
     from app.play import retention
-    from tests.support.database import libpq_url
 
     monkeypatch.setattr(retention, "BATCH", 5, raising=False)
     _idempotency_records(app, client, ("old", 12, "26 hours", "25 hours"),
                          ("new", 1, "1 hour", "1 hour"))
-    holder = psycopg2.connect(libpq_url(database_url))
-    try:
-        with holder.cursor() as cur:
-            cur.execute("SELECT 1 FROM idempotency_records WHERE key = 'old3' FOR UPDATE")
-        result: list[Any] = []
-
-        def run() -> None:
-            try:
-                result.append(prune(app))
-            except Exception as exc:  # noqa: BLE001 - the test reports it
-                result.append(exc)
-        pruning = threading.Thread(target=run, daemon=True)
-        pruning.start()
-        pruning.join(2)  # (less than the connections' lock_timeout, 3 s)
-        assert not pruning.is_alive(), "the prune waits for a row another transaction holds"
-        assert result[0]["idempotency_records"] == 11, result
-    finally:
-        holder.rollback()
-        holder.close()
+    counts = prune_while_held(
+        app, database_url, "SELECT 1 FROM idempotency_records WHERE key = 'old3' FOR UPDATE")
+    assert counts["idempotency_records"] == 11, counts
     assert prune(app)["idempotency_records"] == 1
     assert db_scalar(app, "SELECT array_agg(key) FROM idempotency_records") == ["new1"]
