@@ -521,3 +521,26 @@ def test_the_keyboard_focus_survives_a_redraw_and_never_jumps_to_another_card(
     ana.wait(lambda: int(ana.table()["version"]) > version and ana.actions(),
              why="ana to lead the second trick")
     assert focused().startswith("DIV hand")  # before the cards, not on one she did not choose
+
+
+def test_the_inbox_names_who_plays_and_how_long_is_left(browsers: Callable[..., Browser],
+                                                        server: Server) -> None:
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    bot_match = _bot_match(server, ana)  # (each table opened: its names kept for the inbox)
+    ana.wait(lambda: ana.table()["status"] == "active", why="the bot's table")
+    # ana (seat 0) leads, with a day per turn; p1 sits against her
+    match_id, _ = _human_match(server, ana, turn_timeout=86400, options={"first_dealer": 1})
+    ana.wait(lambda: ana.actions(), why="ana's turn at the table")
+    ana.open()
+    item = ana.wait(lambda: ana.all(f"[data-testid=inbox] [data-match-id='{match_id}']"),
+                    why="the inbox")[0]
+    assert item.text.splitlines()[0] == "Your turn"
+    assert "vs p1 · 23 hours left" in item.text
+    assert "vs Bot (easy)" in ana.css(f"[data-match-id='{bot_match}']").text
+    assert _overflow(ana) == 0
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    ana.driver.refresh()
+    item = ana.wait(lambda: ana.all(f"[data-testid=inbox] [data-match-id='{match_id}']"),
+                    why="the inbox in Portuguese")[0]
+    assert "contra p1 · faltam 23 horas" in item.text

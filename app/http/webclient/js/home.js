@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const RULESET_NAMES = { paulista: "Paulista", mineiro: "Mineiro" };
 const TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
@@ -120,18 +120,50 @@ export function newMatchForm(rulesets, go) {
   return form;
 }
 
+/** "3 days", "5 hours", "12 minutes" in the page's language (null: less than a minute). */
+function duration(seconds) {
+  const language = lang() === "pt" ? "pt-BR" : "en";
+  const [unit, size] = seconds >= 2 * 86400 ? ["day", 86400] : seconds >= 3600 ? ["hour", 3600]
+    : seconds >= 60 ? ["minute", 60] : [null, 1];
+  if (!unit) return null;
+  return new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "long" })
+    .format(Math.floor(seconds / size));
+}
+
+/** How long the player to act has: "5 hours left" (mine), "they have 3 days" (another's). */
+function timeLeft(item) {
+  const left = (Date.parse(item.deadline) - Date.now()) / 1000;
+  if (!(left > 0)) return t("overdue");
+  const said = duration(left) || `< ${duration(60)}`;
+  return item.your_turn ? t("youHave")(said) : t("theyHave")(said);
+}
+
 function inboxItem(item) {
   const mine = item.you ? item.you.team : 0; // my side first, as the table shows it
   const result = item.winner_team === null || item.winner_team === undefined ? t("finished")
     : item.winner_team === mine ? t("wonShort") : t("lostShort");
   const status = item.invitation ? t("invitation") : item.your_turn ? t("yourTurn")
     : { finished: result, cancelled: t("cancelled"), waiting: t("waitingSeats") }[item.status]
-      || t("inPlay");
+      || t("theirTurn");
+  // who plays: as last seen at this match's table in this browser (the summary has no names)
+  const seats = api.seatsOf(item.id);
+  const names = (list) => list.map((s) => (s.level
+    ? `${t("bot")} (${s.level})` : s.name)).join(", ");
+  const who = seats && seats.opponents.length ? [`${t("against")} ${names(seats.opponents)}`,
+    seats.partners.length ? `${t("with")} ${names(seats.partners)}` : null] : [];
+  const clock = item.deadline && item.status === "active"
+    ? h("span", { class: "due", title: new Date(item.deadline).toLocaleString(
+      lang() === "pt" ? "pt-BR" : "en"), dataset: { deadline: item.deadline,
+      yourTurn: String(item.your_turn) } }, timeLeft(item)) : null;
+  const about = [...who, clock].filter(Boolean);
   return h("li", { class: `inbox-item${item.your_turn ? " mine" : ""}`, dataset: {
     matchId: item.id, yourTurn: String(item.your_turn) } },
   h("a", { href: `#/match/${item.id}` },
     h("span", { class: "badge" }, status),
-    h("span", {}, `${item.players} ${t("seatCount")} · ${RULESET_NAMES[item.ruleset] || item.ruleset}`),
+    h("span", { class: "about" },
+      h("span", {}, `${item.players} ${t("seatCount")} · ${RULESET_NAMES[item.ruleset] || item.ruleset}`),
+      about.length ? h("span", { class: "sub" }, about.flatMap((part, i) =>
+        i ? [" · ", part] : [part])) : null),
     h("span", { class: "score", title: `${t("us")} × ${t("them")}` },
       `${item.score[mine]} × ${item.score[1 - mine]}`)));
 }
@@ -151,7 +183,12 @@ export function inboxPanel() {
   const live = api.stream("/v1/me/stream", (message) => {
     if (message.event === "inbox") refresh();
   });
-  return { panel, close: () => live.close() };
+  // the time left counts down between two readings of the list
+  const ticker = setInterval(() => list.querySelectorAll(".due").forEach((el) => {
+    el.textContent = timeLeft({ deadline: el.dataset.deadline,
+      your_turn: el.dataset.yourTurn === "true" });
+  }), 30000);
+  return { panel, close: () => { live.close(); clearInterval(ticker); } };
 }
 
 /** Who I am, my token to copy to another device, and a way to forget it here. */
