@@ -182,6 +182,11 @@ export function inboxPanel() {
   }
   const live = api.stream("/v1/me/stream", (message) => {
     if (message.event === "inbox") refresh();
+  }, (state) => {
+    // a dropped stream is said on the error line until it is back, as at the table
+    const line = document.getElementById("error");
+    if (state === "reconnecting" && (!line || !line.textContent)) showError(t("reconnecting"));
+    if (state === "open" && line && line.textContent === t("reconnecting")) showError("");
   });
   // the time left counts down between two readings of the list
   const ticker = setInterval(() => list.querySelectorAll(".due").forEach((el) => {
