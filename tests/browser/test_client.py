@@ -181,7 +181,8 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
     ana.open(f"/play/#/match/{match_id}")
     ana.wait(lambda: ana.actions(), why="the mão de onze question")
     labels = {b.get_attribute("data-action"): b.text for b in ana.all("[data-action]")}
-    assert labels == {'{"type":"accept"}': "Jogo", '{"type":"refuse"}': "Corro"}
+    # the table's word, and under it (in English) what it means
+    assert labels == {'{"type":"accept"}': "Jogo\nplay it", '{"type":"refuse"}': "Corro\nfold"}
     assert ana.css(".question").text == "Mão de onze: play this hand for 3 points?"
     assert ana.css(".felt").text.count("Mão de onze") == 1  # named once, in the question
     version = ana.table()["version"]
@@ -521,6 +522,30 @@ def test_the_keyboard_focus_survives_a_redraw_and_never_jumps_to_another_card(
     ana.wait(lambda: int(ana.table()["version"]) > version and ana.actions(),
              why="ana to lead the second trick")
     assert focused().startswith("DIV hand")  # before the cards, not on one she did not choose
+
+
+def test_the_answers_say_in_english_what_the_tables_words_mean(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    # bia (seat 1) leads and calls truco: ana may accept, refuse or raise
+    match_id, (bia,) = _human_match(server, ana, options={"first_dealer": 0})
+    called = requests.post(f"{server.url}/v1/matches/{match_id}/actions", headers=bia,
+                           json={"type": "raise"}, timeout=10)
+    assert called.status_code == 200, called.text
+    ana.wait(lambda: {"type": "accept"} in ana.actions(), why="the truco question")
+
+    def labels() -> dict[str, str]:
+        return {json.loads(b.get_attribute("data-action"))["type"]: b.text
+                for b in ana.all("[data-action]") if b.get_attribute("class").find("card") < 0}
+
+    assert labels() == {"accept": "Desce\naccept", "refuse": "Corro\nfold",
+                        "raise": "Seis!\nraise to 6"}
+    assert _overflow(ana) == 0
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    ana.driver.refresh()
+    ana.wait(lambda: {"type": "accept"} in ana.actions(), why="the table in Portuguese")
+    assert labels() == {"accept": "Desce", "refuse": "Corro", "raise": "Seis!"}  # as said
 
 
 def test_the_inbox_names_who_plays_and_how_long_is_left(browsers: Callable[..., Browser],

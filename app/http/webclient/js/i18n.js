@@ -114,6 +114,13 @@ const LABELS = {
   next: ["Next", "Próximo"],
   step: ["Step", "Passo"],
   closeReplay: ["Close the replay", "Fechar o replay"],
+  // what the table's Portuguese words mean, under them on the buttons (English only)
+  hints: {
+    raise: [(n) => `raise to ${n}`, null],
+    accept: ["accept", null],
+    refuse: ["fold", null],
+    play11: ["play it", null],
+  },
   reasons: {
     tricks: ["tricks", "vazas"],
     raise_refused: ["refused the raise", "correram do pedido"],

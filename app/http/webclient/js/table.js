@@ -5,7 +5,8 @@ import * as api from "./api.js";
 import { cardElement, cardName } from "./cards.js";
 import { announce, copyText, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
-import { actionLabel, callWord, describe, seatName, specialName, teamName } from "./words.js";
+import { actionHint, actionLabel, callWord, describe, seatName, specialName, teamName }
+  from "./words.js";
 
 const PLACES = {
   2: ["bottom", "top"],
@@ -160,8 +161,13 @@ function handRow(view, live) {
 function controls(view, live) {
   const others = (live ? view.legal_actions : []).filter((a) => a.type !== "play");
   return h("div", { class: "controls", role: "group" },
-    others.map((a) => actionButton(a, actionLabel(view, a), {
-      class: `action ${a.type}` })));
+    others.map((a) => {
+      // the table's Portuguese word, and in English what it means on a second line
+      const hint = actionHint(view, a);
+      return actionButton(a, hint ? [h("span", { class: "word" }, actionLabel(view, a)),
+        h("span", { class: "hint" }, hint)] : actionLabel(view, a), {
+        class: `action ${a.type}${hint ? " hinted" : ""}` });
+    }));
 }
 
 function calls(view) {

@@ -23,6 +23,17 @@ export function actionLabel(view, action) {
   return action.type;
 }
 
+/** What a non-card action's Portuguese word means, in English ("accept", "fold"...); null
+ * in Portuguese, where the word says it. */
+export function actionHint(view, action) {
+  const eleven = view.hand && view.hand.pending && view.hand.pending.kind === "mao_de_onze";
+  const hints = t("hints");
+  if (action.type === "raise") return hints.raise ? hints.raise(action.to) : null;
+  if (action.type === "accept") return eleven ? hints.play11 : hints.accept;
+  if (action.type === "refuse") return hints.refuse;
+  return null;
+}
+
 /** "Mão de onze" (Mineiro: "Mão de dez"), or "Mão de ferro" with a word on blind cards. */
 export function specialName(view) {
   const hand = view.hand;
