@@ -184,6 +184,7 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
     # the table's word, and under it (in English) what it means
     assert labels == {'{"type":"accept"}': "Jogo\nplay it", '{"type":"refuse"}': "Corro\nfold"}
     assert ana.css(".question").text == "Mão de onze: play this hand for 3 points?"
+    assert ana.css(".scoreboard .stake").text == "Hand worth 3"  # as the question says
     assert ana.css(".felt").text.count("Mão de onze") == 1  # named once, in the question
     version = ana.table()["version"]
     ana.click_action({"type": "refuse"})

@@ -119,8 +119,13 @@ function center(view, known = null) {
     question ? h("div", { class: "question", role: "status" }, question) : null);
 }
 
-function scoreboard(view, deadline) {
+function scoreboard(view, deadline, known = null) {
   const mine = view.you ? view.you.team : 0;
+  // while a mão de onze is asked, the hand is worth what the question says (hand.stake says
+  // 1 until it is played)
+  const pending = view.hand && view.hand.pending;
+  const stake = pending && pending.kind === "mao_de_onze"
+    ? elevenStake(view, known) || view.hand.stake : view.hand && view.hand.stake;
   const other = 1 - mine;
   return h("header", { class: "scoreboard" },
     h("div", { class: "teams" },
@@ -131,7 +136,7 @@ function scoreboard(view, deadline) {
         view.score[other]), ` ${teamName(view, other)}`)),
     view.rules && view.rules.games_to_win > 1
       ? h("span", {}, `${t("games")} ${view.games[mine]}–${view.games[other]}`) : null,
-    view.hand ? h("span", { class: "stake" }, `${t("stake")} ${view.hand.stake}`) : null,
+    view.hand ? h("span", { class: "stake" }, `${t("stake")} ${stake}`) : null,
     deadline);
 }
 
@@ -281,7 +286,7 @@ export function tableScreen(matchId, go) {
     node.replaceChildren(...[
       h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
       finishedBanner(view), // (above the table: in sight when the match ends)
-      scoreboard(view, deadlineNode(view)),
+      scoreboard(view, deadlineNode(view), known),
       extra,
       live ? waitingPanel(view) : null, // (not in a replay of the match's first steps)
       !view.you ? h("p", { class: "note" }, t("spectator")) : null,
