@@ -59,7 +59,7 @@ def test_a_person_registers_and_plays_a_bot_to_the_end(browsers: Callable[..., B
     assert ana.table()["version"] == str(final["version"])
     if "end_reason" in final:  # (served with the endings: how it ended, rematch and replay)
         assert ana.wait(lambda: ana.css("[data-testid=end-reason]").text,
-                        why="how it ended").endswith("score")
+                        why="how it ended").endswith("reached 12 points")
         ana.click("[data-testid=rematch]")
         rematch = ana.wait(lambda: ana.table()["match-id"] != table["match-id"]
                            and ana.table(), why="the rematch's table")
@@ -190,7 +190,7 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
     ana.click_action({"type": "refuse"})
     ana.wait(lambda: ana.table()["version"] != version, why="the refusal answered")
     summary = ana.wait(lambda: ana.css("[data-testid=last-hand]").text, why="the summary")
-    assert "Them +1 point (" in summary and "gave up the mão de onze" in summary
+    assert "We gave up the mão de onze: Them +1 point" in summary  # who, why, and what for
 
 
 def _bot_match(server: Server, browser: Browser, **body: object) -> str:
@@ -570,6 +570,34 @@ def test_the_inbox_names_who_plays_and_how_long_is_left(browsers: Callable[..., 
     item = ana.wait(lambda: ana.all(f"[data-testid=inbox] [data-match-id='{match_id}']"),
                     why="the inbox in Portuguese")[0]
     assert "contra p1 · faltam 23 horas" in item.text
+
+
+def _resigned_match(server: Server, ana: Browser) -> str:
+    """A match of ana against p1 in which ana refused a mão de onze and p1 then resigned."""
+    match_id, (bia,) = _human_match(server, ana, start_score=[11, 3])
+    ana.wait(lambda: {"type": "refuse"} in ana.actions(), why="the mão de onze question")
+    ana.click_action({"type": "refuse"})
+    ana.wait(lambda: ana.all("[data-testid=last-hand]"), why="the hand's end")
+    resigned = requests.post(f"{server.url}/v1/matches/{match_id}/resign", headers=bia,
+                             timeout=10)
+    assert resigned.status_code == 200, resigned.text
+    ana.wait(lambda: ana.table()["status"] == "finished", why="the match's end")
+    return match_id
+
+
+def test_the_end_of_a_match_says_who_resigned_in_either_language(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    _resigned_match(server, ana)
+    said = ana.wait(lambda: ana.css("[data-testid=end-reason]").text, why="how it ended")
+    assert said == "How it ended: p1 resigned"
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    ana.driver.refresh()
+    said = ana.wait(lambda: ana.all("[data-testid=end-reason]")
+                    and ana.css("[data-testid=end-reason]").text, why="in Portuguese")
+    assert said == "Como terminou: p1 desistiu"
+    assert ana.css("[data-testid=last-hand] p").text == "Corremos da mão de onze: Eles +1 ponto"
 
 
 def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[..., Browser],

@@ -121,6 +121,32 @@ const LABELS = {
     refuse: ["fold", null],
     play11: ["play it", null],
   },
+  they: ["They", "Eles"],
+  // how a hand was won: `w` the side that won, `l` the one that lost, each {we, name, one}
+  // (`we`: my side; `name`: "They", "Team 2" or a player's name; `one`: a singular subject)
+  handEnds: {
+    tricks: [(w) => `${w.we ? "We" : w.name} won the tricks`,
+      (w) => w.we ? "Ganhamos as vazas" : `${w.name} ${w.one ? "ganhou" : "ganharam"} as vazas`],
+    raise_refused: [(w, l) => `${l.we ? "We" : l.name} ran from the call`,
+      (w, l) => l.we ? "Corremos do pedido" : `${l.name} ${l.one ? "correu" : "correram"} do pedido`],
+    mao_de_onze_refused: [(w, l) => `${l.we ? "We" : l.name} gave up the mão de onze`,
+      (w, l) => l.we ? "Corremos da mão de onze"
+        : `${l.name} ${l.one ? "correu" : "correram"} da mão de onze`],
+    illegal_call: [(w, l) => `${l.we ? "We" : l.name} made an illegal call`,
+      (w, l) => l.we ? "Fizemos um pedido proibido"
+        : `${l.name} ${l.one ? "fez" : "fizeram"} um pedido proibido`],
+  },
+  // how a match ended: the same sides; `you` when the one who lost is me
+  matchEnds: {
+    score: [(w) => `${w.we ? "We" : w.name} reached 12 points`,
+      (w) => w.we ? "Chegamos a 12 pontos" : `${w.name} ${w.one ? "chegou" : "chegaram"} a 12 pontos`],
+    resigned: [(w, l) => `${l.you ? "You" : l.we ? "We" : l.name} resigned`,
+      (w, l) => l.you ? "Você desistiu" : l.we ? "Desistimos"
+        : `${l.name} ${l.one ? "desistiu" : "desistiram"}`],
+    timed_out: [(w, l) => `${l.you ? "You" : l.we ? "We" : l.name} ran out of time`,
+      (w, l) => l.you ? "Você ficou sem tempo" : l.we ? "Ficamos sem tempo"
+        : `${l.name} ${l.one ? "ficou" : "ficaram"} sem tempo`],
+  },
   reasons: {
     tricks: ["tricks", "vazas"],
     raise_refused: ["refused the raise", "correram do pedido"],

@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { cardElement, cardName } from "./cards.js";
 import { announce, copyText, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
-import { actionHint, actionLabel, callWord, describe, seatName, specialName, teamName }
+import { actionHint, actionLabel, callWord, describe, seatName, sideOf, specialName, teamName }
   from "./words.js";
 
 const PLACES = {
@@ -187,10 +187,14 @@ function lastHand(view) {
   const last = view.last_hand;
   if (!last) return null;
   const reason = t("reasons")[last.reason] || last.reason;
+  const said = last.winner_team === null ? null : t("handEnds")[last.reason];
+  const gain = last.winner_team === null ? null : `${teamName(view, last.winner_team)} ` +
+    `+${last.points} ${t(last.points === 1 ? "point" : "points")}`;
   return h("div", { class: "last-hand", "data-testid": "last-hand" },
     h("h3", {}, `${t("handOver")} ${last.number}`),
-    h("p", {}, last.winner_team === null ? reason
-      : `${teamName(view, last.winner_team)} +${last.points} ${t(last.points === 1 ? "point" : "points")} (${reason})`),
+    h("p", {}, last.winner_team === null ? reason // who won it, how, and what for
+      : said ? `${said(sideOf(view, last.winner_team), sideOf(view, 1 - last.winner_team))}: ${gain}`
+        : `${gain} (${reason})`),
     h("div", { class: "last-tricks" }, last.tricks.map((tr) => h("div", { class: "last-trick" },
       tr.plays.map((p) => playedCard(p, true, seatName(view, p.seat)))))));
 }
@@ -242,7 +246,10 @@ export function tableScreen(matchId, go) {
     const mine = view.you ? view.you.team : null;
     const headline = mine === null || view.winner_team === null ? t("over")
       : view.winner_team === mine ? t("won") : t("lost");
-    const reason = view.end_reason ? (t("reasons")[view.end_reason] || view.end_reason) : null;
+    const said = view.winner_team === null ? null : t("matchEnds")[view.end_reason];
+    const reason = !view.end_reason ? null : said // who resigned, ran out of time, reached 12
+      ? said(sideOf(view, view.winner_team, true), sideOf(view, 1 - view.winner_team, true))
+      : t("reasons")[view.end_reason] || view.end_reason;
     const buttons = [];
     if ("rematch_id" in view && view.you) {
       buttons.push(view.rematch_id

@@ -66,6 +66,22 @@ export function teamName(view, team) {
   return team === view.you.team ? t("us") : t("them");
 }
 
+/** A side of the table as a sentence's subject: {we, name, one, you} (`we`: my side; `name`:
+ * "They", "Team 2", or the one player of that side who is a person when `person` asks for
+ * it; `one`: a singular subject; `you`: that player is me). */
+export function sideOf(view, team, person = false) {
+  const we = view.you ? view.you.team === team : false;
+  if (person) {
+    const people = view.seats.filter((s) => s.team === team && !s.bot_level
+      && !(s.player && s.player.bot));
+    if (people.length === 1) {
+      const you = !!view.you && view.you.seat === people[0].seat;
+      return { we, you, one: true, name: seatName(view, people[0].seat) };
+    }
+  }
+  return { we, you: false, one: !view.you, name: view.you ? t("they") : teamName(view, team) };
+}
+
 /** One sentence for an event, or null for those a person need not hear. */
 export function describe(view, event) {
   const words = t("events");
