@@ -600,6 +600,18 @@ def test_the_end_of_a_match_says_who_resigned_in_either_language(
     assert ana.css("[data-testid=last-hand] p").text == "Corremos da mão de onze: Eles +1 ponto"
 
 
+def test_a_replay_names_the_players_from_its_first_step(browsers: Callable[..., Browser],
+                                                        server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    _resigned_match(server, ana)
+    ana.click("[data-testid=replay]")
+    ana.wait(lambda: ana.all(".replay-bar"), why="the replay")
+    assert ana.css(".replay-bar span").text.startswith("Step 0 /")
+    names = [n.text for n in ana.all(".seat .name")]
+    assert sorted(names) == ["p1", "you"]  # not "Seat 2 (free seat)"
+
+
 def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[..., Browser],
                                                             server: Server) -> None:
     ana = browsers()

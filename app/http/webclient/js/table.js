@@ -354,7 +354,12 @@ export function tableScreen(matchId, go) {
           onclick: () => replay(page.step + 1) }, t("next")),
         h("button", { type: "button", "aria-label": t("closeReplay"), title: t("closeReplay"),
           onclick: () => render(current) }, "×"));
-      draw(page.view, false, bar);
+      // the first steps come before anyone sat down: the seats named as the match has them
+      const view = page.view;
+      const seated = current ? current.seats : [];
+      view.seats = view.seats.map((s, i) => (s.player || s.bot_level || !seated[i] ? s
+        : { ...s, player: seated[i].player, bot_level: seated[i].bot_level, invited: false }));
+      draw(view, false, bar);
     } catch (error) { showError(error.message); }
   }
 
