@@ -570,6 +570,7 @@ def test_the_inbox_names_who_plays_and_how_long_is_left(browsers: Callable[..., 
     item = ana.wait(lambda: ana.all(f"[data-testid=inbox] [data-match-id='{match_id}']"),
                     why="the inbox in Portuguese")[0]
     assert "contra p1 · faltam 23 horas" in item.text
+    assert "contra Robô (fácil)" in ana.css(f"[data-match-id='{bot_match}']").text
 
 
 def _resigned_match(server: Server, ana: Browser) -> str:
@@ -598,6 +599,7 @@ def test_the_end_of_a_match_says_who_resigned_in_either_language(
                     and ana.css("[data-testid=end-reason]").text, why="in Portuguese")
     assert said == "Como terminou: p1 desistiu"
     assert ana.css("[data-testid=last-hand] p").text == "Corremos da mão de onze: Eles +1 ponto"
+    assert ana.css("[data-testid=replay]").text == "Rever a partida"  # not "Replay"
 
 
 def test_a_replay_names_the_players_from_its_first_step(browsers: Callable[..., Browser],

@@ -107,7 +107,7 @@ export function newMatchForm(rulesets, go) {
   h("div", { class: "fields" },
     select("players", t("players"), [["2", "2"], ["4", "4"], ["6", "6"]], "2"),
     select("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, RULESET_NAMES[r.name] || r.name]), "paulista"),
-    select("level", t("level"), rulesets.bot_levels.map((l) => [l, l]), "easy"),
+    select("level", t("level"), rulesets.bot_levels.map((l) => [l, t("levels")[l] || l]), "easy"),
     select("turn_timeout", t("turnTimeout"),
       TIMEOUTS.map((s) => [s === null ? "" : String(s), timeoutLabel(s)]), ""),
     select("on_timeout", t("onTimeout"), [["auto_play", t("autoPlay")],
@@ -148,7 +148,7 @@ function inboxItem(item) {
   // who plays: as last seen at this match's table in this browser (the summary has no names)
   const seats = api.seatsOf(item.id);
   const names = (list) => list.map((s) => (s.level
-    ? `${t("bot")} (${s.level})` : s.name)).join(", ");
+    ? `${t("bot")} (${t("levels")[s.level] || s.level})` : s.name)).join(", ");
   const who = seats && seats.opponents.length ? [`${t("against")} ${names(seats.opponents)}`,
     seats.partners.length ? `${t("with")} ${names(seats.partners)}` : null] : [];
   const clock = item.deadline && item.status === "active"

@@ -62,6 +62,12 @@ const LABELS = {
   toAct: ["to play", "a jogar"],
   you: ["you", "você"],
   bot: ["Bot", "Robô"],
+  levels: {
+    random: ["random", "aleatório"],
+    easy: ["easy", "fácil"],
+    medium: ["medium", "médio"],
+    hard: ["hard", "difícil"],
+  },
   seat: ["Seat", "Lugar"],
   emptySeat: ["free seat", "lugar livre"],
   invited: ["invited", "convidado"],
@@ -77,7 +83,7 @@ const LABELS = {
   over: ["Match over", "Fim de partida"],
   endedBy: ["How it ended", "Como terminou"],
   rematch: ["Rematch", "Revanche"],
-  replay: ["Replay", "Replay"],
+  replay: ["Replay", "Rever a partida"],
   fairness: ["Fair deals", "Cartas justas"],
   commitment: ["Commitment", "Compromisso"],
   secret: ["Secret", "Segredo"],
@@ -113,7 +119,7 @@ const LABELS = {
   prev: ["Previous", "Anterior"],
   next: ["Next", "Próximo"],
   step: ["Step", "Passo"],
-  closeReplay: ["Close the replay", "Fechar o replay"],
+  closeReplay: ["Close the replay", "Fechar a revisão"],
   // what the table's Portuguese words mean, under them on the buttons (English only)
   hints: {
     raise: [(n) => `raise to ${n}`, null],

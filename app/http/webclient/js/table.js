@@ -52,7 +52,8 @@ function seatBox(view, seat, trick) {
   h("div", { class: "who" },
     h("div", { class: "name" }, seatName(view, seat),
       toAct && h("span", { class: "turn-dot", "aria-hidden": "true" }, " ●")),
-    info.bot_level ? h("div", { class: "level" }, info.bot_level) : null,
+    info.bot_level ? h("div", { class: "level" }, t("levels")[info.bot_level] || info.bot_level)
+      : null,
     partners ? h("div", { class: "partner-cards", "aria-label": t("partnerCards") },
       partners.map((c) => cardElement(c, { small: true })))
       : mine ? null : h("div", { class: "backs" }, backs)),
