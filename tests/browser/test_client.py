@@ -542,6 +542,9 @@ def test_the_answers_say_in_english_what_the_tables_words_mean(
 
     assert labels() == {"accept": "Desce\naccept", "refuse": "Corro\nfold",
                         "raise": "Seis!\nraise to 6"}
+    names = {json.loads(b.get_attribute("data-action"))["type"]: b.accessible_name
+             for b in ana.all(".controls [data-action]")}
+    assert names == {"accept": "Desce accept", "refuse": "Corro fold", "raise": "Seis! raise to 6"}
     assert _overflow(ana) == 0
     ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
     ana.driver.refresh()
