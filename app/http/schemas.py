@@ -588,6 +588,15 @@ class MatchViewSchema(ResponseSchema):
     updated_at = fields.DateTime()
 
 
+class SummarySeatSchema(ResponseSchema):
+    seat = fields.Integer()
+    team = fields.Integer()
+    player = fields.Nested(PlayerPublicSchema, allow_none=True)
+    bot_level = Component("BotLevel", allow_none=True)
+    invited = fields.Boolean(metadata={
+        "description": "the seat is reserved for `player`, who has not accepted yet"})
+
+
 class MatchSummarySchema(ResponseSchema):
     id = fields.String()
     ruleset = named_enum("RulesetName", RULESETS)
@@ -600,6 +609,11 @@ class MatchSummarySchema(ResponseSchema):
     winner_team = fields.Integer(allow_none=True)
     end_reason = Component("EndReason", allow_none=True, metadata={
         "description": "how the match ended; null until it has"})
+    seats = fields.List(fields.Nested(SummarySeatSchema), metadata={
+        "description": "every seat, in order: who sits there (`player` null: a free seat or "
+                       "a built-in bot), as the match view's seats without their cards"})
+    to_act = fields.List(fields.Integer(), metadata={
+        "description": "the seats that may act now (empty unless the match is active)"})
     you = fields.Nested(YouSchema, allow_none=True)
     your_turn = fields.Boolean(metadata={
         "description": "the match waits for you: your seat may act, or you are invited"})

@@ -47,7 +47,7 @@ def page(player: Player, filters: dict[str, Any],
     waits, turn = _waits_for_player(), _turn()
     query = (select(Match).join(Seat, Seat.match_id == Match.id)
              .where(Seat.player_id == player.id, _listed(datetime.now(timezone.utc)))
-             .options(selectinload(Match.seats))
+             .options(selectinload(Match.seats).selectinload(Seat.player))
              .order_by(turn.desc(), Seat.invited.desc(),
                        case((turn, Match.deadline)).asc().nulls_last(),
                        Match.updated_at.desc(), Match.id)

@@ -23,7 +23,7 @@ def lobby(viewer: Player | None, offset: int, limit: int, ruleset: str | None = 
         query = query.where(Match.ruleset == ruleset)
     if players is not None:
         query = query.where(Match.players == players)
-    rows = db.session.execute(query.options(selectinload(Match.seats))
+    rows = db.session.execute(query.options(selectinload(Match.seats).selectinload(Seat.player))
                               .order_by(Match.created_at.desc(), Match.id)
                               .offset(offset).limit(limit + 1)).scalars().all()
     return {"items": [match_summary(m, viewer) for m in rows[:limit]],

@@ -107,19 +107,31 @@ def _seat_json(seat: Seat | None, number: int, cards: int) -> dict[str, Any]:
             "cards_in_hand": cards}
 
 
+def _summary_seat(seat: Seat | None, number: int) -> dict[str, Any]:
+    """Who sits at seat `number`, as a list shows it (the view's seat without its cards and
+    timeouts): a list names the opponents without a request per match."""
+    player = seat.player if seat is not None else None
+    return {"seat": number, "team": number % 2,
+            "player": player_public(player) if player is not None else None,
+            "bot_level": seat.bot_level if seat is not None else None,
+            "invited": seat is not None and seat.invited}
+
+
 def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
     """One line of a list: the match as anyone may see it, and what it asks of `player`."""
     seat = seat_of(match, player)
     invitation = match.invitation_for(player.id) if player is not None else None
     if invitation is not None:
         seat = invitation.seat
+    taken = {s.seat: s for s in match.seats}
     return {
         "id": match.id, "ruleset": match.ruleset, "players": match.players,
         "status": match.status, "visibility": match.visibility, "version": match.version,
         "score": list(match.score),
-        "seats_free": sum(1 for i in range(match.players)
-                          if i not in {s.seat for s in match.seats}),
+        "seats_free": sum(1 for i in range(match.players) if i not in taken),
         "winner_team": match.winner_team, "end_reason": match.end_reason,
+        "seats": [_summary_seat(taken.get(i), i) for i in range(match.players)],
+        "to_act": list(match.to_act or []) if match.status == "active" else [],
         "you": None if seat is None else {"seat": seat, "team": seat % 2},
         "your_turn": invitation is not None or (seat is not None and seat in match.to_act),
         "invitation": invitation is not None,

@@ -32,6 +32,8 @@ def test_lists_public_waiting_matches_only(client: Any) -> None:
     assert item["status"] == "waiting" and item["visibility"] == "public"
     assert item["players"] == 4 and item["ruleset"] == "paulista"
     assert item["seats_free"] == 3
+    assert [s["player"] and s["player"]["name"] for s in item["seats"]] == ["ana", None, None, None]
+    assert item["to_act"] == []
     assert "invite_code" not in item
     assert r.json["next_offset"] is None
     assert started not in _ids(r.json)

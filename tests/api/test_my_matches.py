@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import F1, act_ok, assert_problem, create, deal, full_match, join, register
+from tests.support.api import (F1, act_ok, assert_problem, counted, create, deal, full_match,
+                               join, register)
 from tests.support.api import my_matches as _mine
 
 
@@ -209,3 +210,35 @@ def test_two_players_pages_of_one_match_have_their_own_etags(client: Any) -> Non
     r = client.get("/v1/me/matches", headers={**bia.headers,
                                               "If-None-Match": theirs.headers["ETag"]})
     assert r.status_code == 304
+
+
+def test_a_summary_names_who_sits_where_and_who_acts(client: Any, app: Any) -> None:
+    """The opponents and the seats to act, without a request per match (the web client's
+    inbox says "vs bia · 23 hours left"), in as many statements for ten matches as for two."""
+    ana, bia, cid = register(client, "ana"), register(client, "bia"), register(client, "cid")
+    four = create(client, ana, players=4, bots=[{"seat": 3, "level": "easy"}],
+                  invite=[{"seat": 1, "player_id": cid.id}])["id"]
+    join(client, four, bia, seat=2)
+    duel = create(client, ana, options={"first_dealer": 1})["id"]
+    join(client, duel, bia)
+    items = {i["id"]: i for i in _mine(client, ana)}
+    seats = items[four]["seats"]
+    assert [(s["seat"], s["team"]) for s in seats] == [(0, 0), (1, 1), (2, 0), (3, 1)]
+    assert [s["player"] and s["player"]["name"] for s in seats] == ["ana", "cid", "bia", None]
+    assert [s["bot_level"] for s in seats] == [None, None, None, "easy"]
+    assert [s["invited"] for s in seats] == [False, True, False, False]
+    assert items[four]["to_act"] == [] and items[four]["status"] == "waiting"
+    (invited,) = _mine(client, cid)  # the invitation lists the same seats
+    assert invited["seats"] == seats
+    view = client.get(f"/v1/matches/{duel}", headers=ana.headers).get_json()
+    assert items[duel]["to_act"] == view["hand"]["to_act"] != []
+    assert [s["player"]["name"] for s in items[duel]["seats"]] == ["ana", "bia"]
+
+    def statements(n: int) -> int:
+        with counted(app) as sent:
+            assert len(_mine(client, ana)) == n
+        return len(sent)
+    two = statements(2)
+    for n in range(8):  # eight more opponents, each loaded with the others, not one by one
+        join(client, create(client, ana)["id"], register(client, f"p{n}"))
+    assert statements(10) == two

@@ -556,8 +556,17 @@ def test_the_inbox_names_who_plays_and_how_long_is_left(browsers: Callable[..., 
                                                         server: Server) -> None:
     ana = browsers(size=PHONE)
     ana.register("ana")
-    bot_match = _bot_match(server, ana)  # (each table opened: its names kept for the inbox)
+    bot_match = _bot_match(server, ana)
     ana.wait(lambda: ana.table()["status"] == "active", why="the bot's table")
+    # an invitation from a player whose table this browser never opened: named all the same
+    me = requests.get(f"{server.url}/v1/players/me", timeout=10, headers={
+        "Authorization": "Bearer " + ana.driver.execute_script(
+            "return localStorage.getItem('truco.token')")}).json()
+    caio = requests.post(f"{server.url}/v1/players", json={"name": "caio"}, timeout=10).json()
+    invited = requests.post(f"{server.url}/v1/matches", timeout=10, json={
+        "invite": [{"seat": 1, "player_id": me["id"]}]},
+        headers={"Authorization": f"Bearer {caio['token']}"})
+    assert invited.status_code == 201, invited.text
     # ana (seat 0) leads, with a day per turn; p1 sits against her
     match_id, _ = _human_match(server, ana, turn_timeout=86400, options={"first_dealer": 1})
     ana.wait(lambda: ana.actions(), why="ana's turn at the table")
@@ -567,6 +576,7 @@ def test_the_inbox_names_who_plays_and_how_long_is_left(browsers: Callable[..., 
     assert item.text.splitlines()[0] == "Your turn"
     assert "vs p1 · 23 hours left" in item.text
     assert "vs Bot (easy)" in ana.css(f"[data-match-id='{bot_match}']").text
+    assert "vs caio" in ana.css(f"[data-match-id='{invited.json()['id']}']").text
     assert _overflow(ana) == 0
     ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
     ana.driver.refresh()

@@ -33,38 +33,6 @@ export function remember(player, tokenValue) {
 export function forget() {
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(PLAYER_KEY);
-  localStorage.removeItem(SEATS_KEY);
-}
-
-// The inbox's summaries do not name who sits in a match: the names seen at its table in this
-// browser are kept here (match id -> {partners, opponents}), the newest MATCHES_KEPT.
-const SEATS_KEY = "truco.seats";
-const MATCHES_KEPT = 200;
-
-function seatsKept() {
-  try {
-    return JSON.parse(localStorage.getItem(SEATS_KEY)) || {};
-  } catch { return {}; }
-}
-
-/** Keep who sits with me and against me in match `id`: lists of {name} (a person) or
- * {level} (a built-in bot). */
-export function rememberSeats(id, partners, opponents) {
-  const kept = seatsKept();
-  const before = JSON.stringify(kept[id] || null);
-  delete kept[id];
-  kept[id] = { partners, opponents };
-  if (before === JSON.stringify(kept[id])) return; // (already kept: no write)
-  const ids = Object.keys(kept);
-  ids.slice(0, Math.max(0, ids.length - MATCHES_KEPT)).forEach((old) => delete kept[old]);
-  try {
-    localStorage.setItem(SEATS_KEY, JSON.stringify(kept));
-  } catch { /* the storage full: the inbox does without the names */ }
-}
-
-/** Who sits with me and against me in match `id`, as last seen here; null if never seen. */
-export function seatsOf(id) {
-  return seatsKept()[id] || null;
 }
 
 function headers(extra = {}) {

@@ -145,12 +145,15 @@ function inboxItem(item) {
   const status = item.invitation ? t("invitation") : item.your_turn ? t("yourTurn")
     : { finished: result, cancelled: t("cancelled"), waiting: t("waitingSeats") }[item.status]
       || t("theirTurn");
-  // who plays: as last seen at this match's table in this browser (the summary has no names)
-  const seats = api.seatsOf(item.id);
-  const names = (list) => list.map((s) => (s.level
-    ? `${t("bot")} (${t("levels")[s.level] || s.level})` : s.name)).join(", ");
-  const who = seats && seats.opponents.length ? [`${t("against")} ${names(seats.opponents)}`,
-    seats.partners.length ? `${t("with")} ${names(seats.partners)}` : null] : [];
+  // who plays: the summary's seats, mine left out (free seats too)
+  const me = item.you ? item.you.seat : null;
+  const taken = (item.seats || []).filter((s) => s.seat !== me && (s.player || s.bot_level));
+  const names = (list) => list.map((s) => (s.bot_level
+    ? `${t("bot")} (${t("levels")[s.bot_level] || s.bot_level})` : s.player.name)).join(", ");
+  const opponents = taken.filter((s) => s.team !== mine);
+  const partners = taken.filter((s) => s.team === mine);
+  const who = opponents.length ? [`${t("against")} ${names(opponents)}`,
+    partners.length ? `${t("with")} ${names(partners)}` : null] : [];
   const clock = item.deadline && item.status === "active"
     ? h("span", { class: "due", title: new Date(item.deadline).toLocaleString(
       lang() === "pt" ? "pt-BR" : "en"), dataset: { deadline: item.deadline,

@@ -331,13 +331,6 @@ export function tableScreen(matchId, go) {
     shown = view;
     shownLive = live;
     draw(view, live);
-    if (live && view.you) {
-      // (for the inbox, whose summaries do not name the players: who I play with and against)
-      const named = (team) => view.seats.filter((s) => s.team === team
-        && s.seat !== view.you.seat && (s.player || s.bot_level)).map((s) => (s.bot_level
-        ? { level: s.bot_level } : { name: s.player.name }));
-      api.rememberSeats(view.id, named(view.you.team), named(1 - view.you.team));
-    }
     if (live) {
       node.dataset.status = view.status;
       node.dataset.version = String(view.version);
