@@ -68,6 +68,10 @@ def test_silent_endpoints_of_one_owner_do_not_delay_anothers_deliveries(
         enqueue(app, add(client, victim, hook.url())["id"])
         took = wait_for(hook, 2.5)
         assert took is not None and took < 1.0, took
+        # (on a loaded machine the owner's last attempts may reach the hole after the victim's)
+        began = time.monotonic()
+        while hole.peak_total < webhook_dispatch.PER_OWNER and time.monotonic() - began < 2.0:
+            time.sleep(0.01)
         assert max(hole.peak.values()) <= webhook_dispatch.PER_ENDPOINT
         assert hole.peak_total == webhook_dispatch.PER_OWNER  # the owner's share, no more
 
