@@ -654,3 +654,88 @@ def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[
     assert said == "Connection lost: reconnecting…"
     ana.driver.execute_script("window.streamsBack()")
     ana.wait(lambda: ana.css("#error").text == "", why="the stream back")
+
+
+# GET /v1/rulesets with an option the client has no words for (when the page's session says
+# so), and the bodies of the matches created, kept for the test to read
+_RULES_SPY = """(() => {
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (url, init = {}) => {
+    if (String(url).endsWith('/v1/matches') && init.method === 'POST') {
+      const sent = JSON.parse(sessionStorage.getItem('sent') || '[]');
+      sent.push(JSON.parse(init.body));
+      sessionStorage.setItem('sent', JSON.stringify(sent));
+    }
+    const response = await realFetch(url, init);
+    if (!String(url).endsWith('/v1/rulesets') || !sessionStorage.getItem('future')) return response;
+    const body = await response.json();
+    body.items.forEach((r) => { r.options.future_rule = {values: ['some_thing', 3],
+                                                         default: 'some_thing'}; });
+    return new Response(JSON.stringify(body), {status: 200,
+                                               headers: {'Content-Type': 'application/json'}});
+  };
+})();"""
+
+
+def _rule_field(browser: Browser, option: str) -> tuple[str, list[str], str]:
+    """The label of rule `option` in the new-match form, its values' names, its hint."""
+    field = browser.css(f"details.options [data-option={option}]")
+    hints = field.find_elements("css selector", ".hint")
+    return (field.find_element("css selector", "label").get_attribute("textContent"),
+            [o.get_attribute("textContent") for o in field.find_elements("css selector", "option")],
+            hints[0].get_attribute("textContent") if hints else "")
+
+
+def test_the_more_rules_are_named_in_words_and_sent_as_the_server_names_them(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _RULES_SPY})
+    ana.register("ana")
+    assert _rule_field(ana, "all_ties") == (
+        "Three tied tricks", ["nobody scores (default)", "the mão's team scores"], "")
+    assert _rule_field(ana, "max_face_down_per_team_per_trick")[1] == [
+        "no limit (default)", "at most one"]
+    label, values, hint = _rule_field(ana, "face_down")
+    assert (label, values) == ("Playing a card face down", ["allowed (default)", "not allowed"])
+    assert hint.startswith("From the second trick on")
+    assert _rule_field(ana, "response_mode")[1] == [
+        "any accepts, all fold (default)", "the first answer counts", "only the next player"]
+    assert _rule_field(ana, "games_to_win")[1] == [
+        "one game to 12 (default)", "best of three (queda)"]
+    words = ana.css("details.options").get_attribute("textContent")
+    for raw in ("any_accept_all_refuse", "trick_leader", "null", "true", "void", "illegal call"):
+        assert raw not in words, raw
+    # in Portuguese, and an option (a value) the client does not know shown by its own name
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt');"
+                              "sessionStorage.setItem('future', '1')")
+    ana.driver.refresh()
+    ana.wait(lambda: ana.all("details.options [data-option=future_rule]"), why="in Portuguese")
+    assert _rule_field(ana, "all_ties") == (
+        "Três vazas empatadas (cangou tudo)", ["ninguém marca (padrão)", "a dupla do mão marca"],
+        "")
+    assert _rule_field(ana, "face_down")[:2] == ("Jogar coberta (encoberta)",
+                                                  ["pode (padrão)", "não pode"])
+    assert _rule_field(ana, "iron_hand_blind")[0] == "Mão de ferro no escuro (escurinho)"
+    assert _rule_field(ana, "future_rule") == ("future rule", ["some_thing (padrão)", "3"], "")
+    # what is sent: the server's own values, the chosen ones and every default
+    ana.driver.execute_script("sessionStorage.removeItem('future')")
+    ana.driver.refresh()
+    ana.wait(lambda: ana.all("details.options [data-option=all_ties]"), why="the form again")
+    ana.click("details.options summary")
+    for option, value in (("all_ties", '"mao_team"'), ("max_face_down_per_team_per_trick", "1"),
+                          ("games_to_win", "2"), ("iron_hand_blind", "false")):
+        ana.choose(f"opt-{option}", value)
+    ana.click("[data-testid=start]")
+    ana.wait(lambda: ana.all("[data-testid=table]"), why="the match")
+    sent = json.loads(ana.driver.execute_script("return sessionStorage.getItem('sent')"))
+    assert sent[-1]["options"] == {
+        "all_ties": "mao_team", "face_down": True, "face_down_after_tie": True,
+        "first_dealer": "random", "force_highest_after_first_tie": False, "games_to_win": 2,
+        "illegal_call_policy": "reject", "iron_hand_blind": False,
+        "max_face_down_per_team_per_trick": 1, "raise_cap": "ladder",
+        "response_mode": "any_accept_all_refuse", "tie_leader": "trick_leader"}
+    match_id = ana.table()["match-id"]
+    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
+    rules = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10,
+                         headers={"Authorization": f"Bearer {token}"}).json()["rules"]
+    assert rules["all_ties"] == "mao_team" and rules["games_to_win"] == 2

@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, ruleWords, t } from "./i18n.js";
 
 const RULESET_NAMES = { paulista: "Paulista", mineiro: "Mineiro" };
 const TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
@@ -55,12 +55,30 @@ export function registerForm(then, note = null) {
 }
 
 function optionFields(rulesets) {
+  // built from GET /v1/rulesets: an option or a value the client has no words for is shown
+  // by its own name; what is sent is the value itself (JSON), whatever it is called here
   const paulista = rulesets.items.find((r) => r.name === "paulista") || rulesets.items[0];
   const fields = Object.entries(paulista.options)
     .filter(([, spec]) => Array.isArray(spec.values))
-    .map(([option, spec]) => select(`opt-${option}`, option.replaceAll("_", " "),
-      spec.values.map((v) => [JSON.stringify(v), String(v)]), JSON.stringify(spec.default)));
-  return h("details", { class: "options" }, h("summary", {}, t("moreOptions")), ...fields);
+    .sort(([a], [b]) => ruleWords(a).order - ruleWords(b).order)
+    .map(([option, spec]) => {
+      const words = ruleWords(option);
+      const chosen = JSON.stringify(spec.default);
+      const field = select(`opt-${option}`, words.label, spec.values.map((v) => {
+        const value = JSON.stringify(v);
+        return [value, value === chosen ? `${words.value(v)} (${t("byDefault")})`
+          : words.value(v)];
+      }), chosen);
+      field.dataset.option = option;
+      if (words.hint) {
+        const id = `f-opt-${option}-hint`;
+        field.querySelector("select").setAttribute("aria-describedby", id);
+        field.append(h("small", { class: "hint", id }, words.hint));
+      }
+      return field;
+    });
+  return h("details", { class: "options" }, h("summary", {}, t("moreOptions")),
+    h("div", { class: "fields" }, ...fields));
 }
 
 function createBody(form, humans) {

@@ -30,6 +30,7 @@ const LABELS = {
   autoPlay: ["The computer plays for me", "O computador joga por mim"],
   forfeit: ["The team loses", "A dupla perde"],
   moreOptions: ["More rules", "Mais regras"],
+  byDefault: ["default", "padrão"],
   start: ["Play against the computer", "Jogar contra o computador"],
   friends: ["Friends to invite", "Amigos a convidar"],
   invite: ["Create for friends", "Criar para amigos"],
@@ -180,6 +181,111 @@ const LABELS = {
     resigned: [(who) => `${who} resigned`, (who) => `${who} desistiu`],
   },
 };
+
+// The "More rules" of the new-match form: each option of GET /v1/rulesets, its label, a
+// one-line hint where the label is not enough, and each value's name (keyed by String(value)).
+// An option or a value not listed here is shown by its own name (docs/rules.md#options).
+const RULE_OPTIONS = {
+  games_to_win: {
+    label: ["Match", "Partida"],
+    values: {
+      1: ["one game to 12", "um jogo de 12"],
+      2: ["best of three (queda)", "melhor de três (queda)"],
+    },
+  },
+  first_dealer: {
+    label: ["Who deals first", "Quem dá as cartas primeiro"],
+    values: { random: ["drawn at random", "sorteado"] },
+  },
+  tie_leader: {
+    label: ["Who leads after a tied trick", "Quem começa depois de uma vaza empatada"],
+    values: {
+      trick_leader: ["who led that trick", "quem abriu a vaza"],
+      first_tied_card: ["who played the first tying card", "quem jogou a primeira carta do empate"],
+      hand_mao: ["the mão (first to play in the hand)", "o mão (quem começou a mão)"],
+    },
+  },
+  all_ties: {
+    label: ["Three tied tricks", "Três vazas empatadas (cangou tudo)"],
+    values: {
+      void: ["nobody scores", "ninguém marca"],
+      mao_team: ["the mão's team scores", "a dupla do mão marca"],
+    },
+  },
+  response_mode: {
+    label: ["Who answers a truco", "Quem responde ao truco"],
+    hint: ["With 4 or 6 players: one partner's yes is the team's; to fold, each must fold. "
+      + "The same for a mão de onze.", "Com 4 ou 6 jogadores: basta um parceiro aceitar; para "
+      + "correr, todos têm de correr. O mesmo na mão de onze."],
+    values: {
+      any_accept_all_refuse: ["any accepts, all fold", "basta um aceitar"],
+      first_response: ["the first answer counts", "vale a primeira resposta"],
+      designated: ["only the next player", "só o jogador seguinte"],
+    },
+  },
+  raise_cap: {
+    label: ["Limit on calls", "Limite dos pedidos"],
+    values: {
+      ladder: ["up to doze (12)", "até doze (12)"],
+      no_raise_if_accept_wins: ["none when the hand already wins the game",
+        "nenhum quando a mão já dá o jogo"],
+      needed_points: ["none past the points still needed", "nenhum além dos pontos que faltam"],
+    },
+  },
+  iron_hand_blind: {
+    label: ["Mão de ferro played blind", "Mão de ferro no escuro (escurinho)"],
+    hint: ["Both teams at 11 (10 in Mineiro): nobody sees their cards.",
+      "As duas duplas com 11 (10 no Mineiro): ninguém vê as próprias cartas."],
+    values: { true: ["yes", "sim"], false: ["no, cards seen", "não, cartas à vista"] },
+  },
+  iron_hand_value: {
+    label: ["Mão de ferro worth", "Valor da mão de ferro"],
+  },
+  face_down: {
+    label: ["Playing a card face down", "Jogar coberta (encoberta)"],
+    hint: ["From the second trick on; the card counts 0.",
+      "A partir da segunda vaza; a carta vale 0."],
+    values: { true: ["allowed", "pode"], false: ["not allowed", "não pode"] },
+  },
+  face_down_after_tie: {
+    label: ["Face down after a tied trick", "Coberta depois de empate"],
+    hint: ["In the trick right after a tie.", "Na vaza logo depois de um empate."],
+    values: { true: ["allowed", "pode"], false: ["not allowed", "não pode"] },
+  },
+  max_face_down_per_team_per_trick: {
+    label: ["Face-down cards per team in a trick", "Cartas cobertas por dupla numa vaza"],
+    values: { null: ["no limit", "sem limite"], 1: ["at most one", "no máximo uma"] },
+  },
+  force_highest_after_first_tie: {
+    label: ["After a tied first trick", "Depois de empatar a primeira vaza"],
+    values: {
+      false: ["any card", "qualquer carta"],
+      true: ["strongest card, face up", "a carta mais forte, aberta"],
+    },
+  },
+  illegal_call_policy: {
+    label: ["Truco in a mão de onze or de ferro", "Truco na mão de onze ou de ferro"],
+    values: {
+      reject: ["not allowed", "não vale"],
+      lose_game: ["the caller's team loses the game", "a dupla que pediu perde o jogo"],
+    },
+  },
+};
+
+/** The words of rule option `option` in the current language: `label`, `hint` (or null),
+ * `value(v)`, a value's name (its own name when the client does not know it), and `order`. */
+export function ruleWords(option) {
+  const index = lang() === "pt" ? 1 : 0;
+  const known = RULE_OPTIONS[option] || {};
+  const values = known.values || {};
+  const order = Object.keys(RULE_OPTIONS).indexOf(option);
+  return {
+    order: order < 0 ? Infinity : order, // (the form's order; an unknown option last)
+    label: known.label ? known.label[index] : option.replaceAll("_", " "),
+    hint: known.hint ? known.hint[index] : null,
+    value: (v) => (values[String(v)] ? values[String(v)][index] : String(v)),
+  };
+}
 
 const LANG_KEY = "truco.lang";
 
