@@ -656,6 +656,23 @@ def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[
     ana.wait(lambda: ana.css("#error").text == "", why="the stream back")
 
 
+def test_the_match_over_by_resignation_shows_no_hand_left_to_play(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    # p1 resigns as a second mão de onze is dealt: its cards are never played
+    _resigned_match(server, ana)
+    ana.wait(lambda: ana.all("[data-testid=result]"), why="the result banner")
+    assert ana.css("[data-testid=end-reason]").text == "How it ended: p1 resigned"
+    assert ana.css("[data-testid=last-hand] p").text == "We gave up the mão de onze: Them +1 point"
+    assert ana.all(".hand") == []  # my cards of the unplayed hand, not offered
+    assert ana.all(".hand-card, .playable, [data-action]") == []
+    assert ana.all(".scoreboard .stake") == []  # no "Hand worth 1"
+    assert ana.all(".special, .question, .vira, .manilhas") == []  # no "Mão de onze"
+    assert ana.all(".seat .backs .card") == []  # nor p1's cards, face down
+    assert "Hand worth" not in ana.text() and "Mão de onze" not in ana.text()
+
+
 # GET /v1/rulesets with an option the client has no words for (when the page's session says
 # so), and the bodies of the matches created, kept for the test to read
 _RULES_SPY = """(() => {

@@ -23,6 +23,19 @@ const REFUSALS = { // an action refused: what the player is told (the table is r
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether `view`'s match is over (finished or cancelled): its hand is not played any more. */
+function over(view) {
+  return view.status === "finished" || view.status === "cancelled";
+}
+
+/** The hand of `view` as far as it was played: null once the match is over before any card of
+ * it was played (a resignation, a forfeit between hands: a hand dealt but never played). */
+function playedHand(view) {
+  const hand = view.hand;
+  if (!hand || !over(view)) return hand;
+  return hand.tricks.some((tr) => tr.plays.length) ? hand : null;
+}
+
 function mySeat(view) {
   return view.you ? view.you.seat : 0;
 }
@@ -43,9 +56,10 @@ function seatBox(view, seat, trick) {
   const place = PLACES[view.players][(seat - mySeat(view) + view.players) % view.players];
   const toAct = view.status === "active" && view.hand && view.hand.to_act.includes(seat);
   const play = trick ? trick.plays.find((p) => p.seat === seat) : null;
-  const partners = view.hand && view.hand.partner_cards ? view.hand.partner_cards[seat] : null;
+  const partners = view.hand && view.hand.partner_cards && !over(view)
+    ? view.hand.partner_cards[seat] : null;
   const mine = view.you && view.you.seat === seat;
-  const backs = mine ? [] : Array.from({ length: info.cards_in_hand }, () =>
+  const backs = mine || over(view) ? [] : Array.from({ length: info.cards_in_hand }, () =>
     cardElement(null, { small: true, label: t("hidden") }));
   return h("div", { class: `seat place-${place} team-${seat % 2} ${side(view, seat % 2)}${toAct ? " to-act" : ""}`,
     "data-seat": seat, "aria-label": `${seatName(view, seat)}${toAct ? `, ${t("toAct")}` : ""}` },
@@ -89,10 +103,11 @@ function elevenStake(view, known) {
 }
 
 function center(view, known = null) {
-  const hand = view.hand;
+  // once the match is over, only what was played of its hand stays: no question, no label
+  const hand = playedHand(view);
   if (!hand) return h("div", { class: "center" });
   const tricks = hand.tricks.filter((tr) => tr.winner_team !== null || tr.tie);
-  const pending = hand.pending;
+  const pending = over(view) ? null : hand.pending;
   const mine = view.you ? view.you.team : null;
   let question = null;
   if (pending && pending.kind === "raise") {
@@ -115,7 +130,7 @@ function center(view, known = null) {
     h("ol", { class: "tricks", "aria-label": t("trick") }, tricks.map((tr, i) => h("li", {
       class: `trick-mark ${tr.tie ? "tie" : `team-${tr.winner_team} ${side(view, tr.winner_team)}`}` },
     `${i + 1}: ${tr.tie ? t("tie") : teamName(view, tr.winner_team)}`))),
-    hand.special && !(pending && pending.kind === "mao_de_onze")
+    hand.special && !over(view) && !(pending && pending.kind === "mao_de_onze")
       ? h("div", { class: "special" }, specialName(view)) : null,
     question ? h("div", { class: "question", role: "status" }, question) : null);
 }
@@ -137,7 +152,7 @@ function scoreboard(view, deadline, known = null) {
         view.score[other]), ` ${teamName(view, other)}`)),
     view.rules && view.rules.games_to_win > 1
       ? h("span", {}, `${t("games")} ${view.games[mine]}–${view.games[other]}`) : null,
-    view.hand ? h("span", { class: "stake" }, `${t("stake")} ${stake}`) : null,
+    view.hand && !over(view) ? h("span", { class: "stake" }, `${t("stake")} ${stake}`) : null,
     deadline);
 }
 
@@ -289,7 +304,7 @@ export function tableScreen(matchId, go) {
     const focused = node.contains(document.activeElement) ? document.activeElement : blurred;
     blurred = null;
     const trick = view.hand ? view.hand.tricks[view.hand.tricks.length - 1] : null;
-    const felt = h("div", { class: `felt players-${view.players}` },
+    const felt = h("div", { class: `felt players-${view.players}${over(view) ? " over" : ""}` },
       view.seats.map((s) => seatBox(view, s.seat, trick)), center(view, known));
     node.replaceChildren(...[
       h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
@@ -299,8 +314,8 @@ export function tableScreen(matchId, go) {
       live ? waitingPanel(view) : null, // (not in a replay of the match's first steps)
       !view.you ? h("p", { class: "note" }, t("spectator")) : null,
       felt,
-      controls(view, live),
-      view.you ? handRow(view, live) : null,
+      over(view) ? null : controls(view, live),
+      view.you && !over(view) ? handRow(view, live) : null, // (no hand to play once over)
       h("aside", { class: "side" }, lastHand(view), calls(view),
         h("details", { class: "log-box", open: logOpen,
           ontoggle: (e) => { logOpen = e.currentTarget.open; } }, h("summary", {}, t("log")), log)),
