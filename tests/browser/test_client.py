@@ -747,7 +747,7 @@ def test_the_more_rules_are_named_in_words_and_sent_as_the_server_names_them(
     sent = json.loads(ana.driver.execute_script("return sessionStorage.getItem('sent')"))
     assert sent[-1]["options"] == {
         "all_ties": "mao_team", "face_down": True, "face_down_after_tie": True,
-        "first_dealer": "random", "force_highest_after_first_tie": False, "games_to_win": 2,
+        "force_highest_after_first_tie": False, "games_to_win": 2,
         "illegal_call_policy": "reject", "iron_hand_blind": False,
         "max_face_down_per_team_per_trick": 1, "raise_cap": "ladder",
         "response_mode": "any_accept_all_refuse", "tie_leader": "trick_leader"}
@@ -756,3 +756,7 @@ def test_the_more_rules_are_named_in_words_and_sent_as_the_server_names_them(
     rules = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10,
                          headers={"Authorization": f"Bearer {token}"}).json()["rules"]
     assert rules["all_ties"] == "mao_team" and rules["games_to_win"] == 2
+    # first_dealer's values are "random" and "a seat number" (a description, not a value to
+    # send: it was sent, and refused with 422): not offered, the server's random holds
+    assert not ana.all("details.options [data-option=first_dealer]")
+    assert rules["first_dealer"] == "random"

@@ -58,13 +58,16 @@ function optionFields(rulesets) {
   // built from GET /v1/rulesets: an option or a value the client has no words for is shown
   // by its own name; what is sent is the value itself (JSON), whatever it is called here
   const paulista = rulesets.items.find((r) => r.name === "paulista") || rulesets.items[0];
+  // (a value that is a description, such as first_dealer's "a seat number", is no choice;
+  // an option left with fewer than two choices is not offered: the server's default holds)
+  const choices = (spec) => spec.values.filter((v) => typeof v !== "string" || !v.includes(" "));
   const fields = Object.entries(paulista.options)
-    .filter(([, spec]) => Array.isArray(spec.values))
+    .filter(([, spec]) => Array.isArray(spec.values) && choices(spec).length > 1)
     .sort(([a], [b]) => ruleWords(a).order - ruleWords(b).order)
     .map(([option, spec]) => {
       const words = ruleWords(option);
       const chosen = JSON.stringify(spec.default);
-      const field = select(`opt-${option}`, words.label, spec.values.map((v) => {
+      const field = select(`opt-${option}`, words.label, choices(spec).map((v) => {
         const value = JSON.stringify(v);
         return [value, value === chosen ? `${words.value(v)} (${t("byDefault")})`
           : words.value(v)];
