@@ -760,3 +760,16 @@ def test_the_more_rules_are_named_in_words_and_sent_as_the_server_names_them(
     # send: it was sent, and refused with 422): not offered, the server's random holds
     assert not ana.all("details.options [data-option=first_dealer]")
     assert rules["first_dealer"] == "random"
+
+
+def test_the_more_rules_fit_a_phone_in_either_language(browsers: Callable[..., Browser],
+                                                       server: Server) -> None:
+    # a select is as wide as its longest option name unless told otherwise: 49 px too wide
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    for language in ("en", "pt"):
+        ana.driver.execute_script(f"localStorage.setItem('truco.lang', '{language}')")
+        ana.driver.refresh()
+        ana.wait(lambda: ana.all("details.options [data-option=all_ties]"), why="the form")
+        ana.driver.execute_script("document.querySelector('details.options').open = true")
+        assert _overflow(ana) == 0, language
