@@ -979,6 +979,8 @@ def header_param(name: str, description: str, **schema: Any) -> dict[str, Any]:
 
 IF_NONE_MATCH = header_param("If-None-Match", "an ETag from an earlier answer: 304 when "
                              "unchanged; with `wait`, hold the request until it changes")
+IF_NONE_MATCH_NOW = header_param("If-None-Match", "an ETag from an earlier answer: 304 when "
+                                 "the answer would be the same")
 IF_MATCH = header_param("If-Match", "apply only if the match still has this ETag, "
                         "else 412 version_mismatch with the current view")
 IDEMPOTENCY_KEY = header_param("Idempotency-Key", "1 to 255 characters; a repeat with the "

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import hashlib
+
 import orjson
 from flask import current_app
 
@@ -33,6 +35,13 @@ def etag_of(match_id: str, version: int, seat: int | None) -> str:
     everything a view shows changes only with the version, so this names it exactly."""
     viewer = "spectator" if seat is None else f"seat{seat}"
     return f'"{match_id}.v{version}.{viewer}"'
+
+
+def content_etag(data: bytes) -> str:
+    """A strong ETag naming the encoded body `data` itself, for an answer that no version
+    names (a finished match's replay: what it shows of a player, their name, may change;
+    whose it is shows in it, `you`, so two viewers' different bodies never share one)."""
+    return f'"c.{hashlib.sha256(data).hexdigest()[:32]}"'
 
 
 def etag_matches(header: str | None, current: str) -> bool:

@@ -244,3 +244,46 @@ def test_seats_taken_left_and_declined_replay_as_they_were_served(client: Any,
             assert _as_served(replayed, served, seat) == served, (seq, seat)
         else:
             assert replayed == served, (seq, viewer)
+
+
+def test_a_replay_has_a_strong_etag_per_body_and_answers_304(client: Any) -> None:
+    """A step of a replay carries a strong ETag naming its body: the same request with
+    If-None-Match gets 304; another viewer's body (the players', from their seats, with
+    `you`; a spectator's) has another tag, and one viewer's tag never gives 304 to another
+    whose body differs, nor after a player's new name changed the body."""
+    match_id, seated = full_match(client, players=2)
+    client.post(f"/v1/matches/{match_id}/resign", headers=seated[0].headers)
+    eve = register(client, "eve")
+    url = f"/v1/matches/{match_id}/replay"
+    steps = client.get(url).json["steps"]
+    viewers = {"ana": seated[0], "bob": seated[1], "eve": eve, "anon": None}
+    answers = {}
+    for name, viewer in viewers.items():
+        for step in (0, steps):
+            r = client.get(f"{url}?step={step}", headers=auth(viewer))
+            tag = r.headers["ETag"]
+            assert r.status_code == 200 and tag.startswith('"') and tag.endswith('"')
+            assert r.headers["Cache-Control"] == "private, no-cache"
+            again = client.get(f"{url}?step={step}",
+                               headers={**auth(viewer), "If-None-Match": f'"x", {tag}'})
+            assert again.status_code == 304 and again.get_data() == b""
+            assert again.headers["ETag"] == tag
+            assert again.headers["Cache-Control"] == "private, no-cache"
+            answers[name, step] = (tag, r.get_data())
+    for step in (0, steps):
+        tags = {name: answers[name, step][0] for name in ("ana", "bob", "eve", "anon")}
+        assert len({tags["ana"], tags["bob"], tags["anon"]}) == 3, step
+        assert tags["eve"] == tags["anon"]  # (a stranger and nobody: one spectator's body)
+        assert answers["eve", step][1] == answers["anon", step][1]
+        for asker, other in (("bob", "ana"), ("ana", "bob"), ("anon", "ana"), ("ana", "anon")):
+            r = client.get(f"{url}?step={step}",
+                           headers={**auth(viewers[asker]), "If-None-Match": tags[other]})
+            assert r.status_code == 200 and r.get_data() == answers[asker, step][1]
+    assert answers["ana", 0][0] != answers["ana", steps][0]
+    # a new name shows in every step where its player sits: the old tag is not current
+    renamed = client.patch("/v1/players/me", json={"name": "ana b"}, headers=seated[0].headers)
+    assert renamed.status_code == 200
+    r = client.get(f"{url}?step={steps}", headers={**auth(seated[1]),
+                                                    "If-None-Match": answers["bob", steps][0]})
+    assert r.status_code == 200 and r.headers["ETag"] != answers["bob", steps][0]
+    assert "ana b" in [s["player"]["name"] for s in r.json["view"]["seats"] if s["player"]]
