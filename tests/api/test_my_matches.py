@@ -242,3 +242,37 @@ def test_a_summary_names_who_sits_where_and_who_acts(client: Any, app: Any) -> N
     for n in range(8):  # eight more opponents, each loaded with the others, not one by one
         join(client, create(client, ana)["id"], register(client, f"p{n}"))
     assert statements(10) == two
+
+
+def test_a_cancelled_match_has_nobody_left_in_it_to_list_it(client: Any) -> None:
+    """A match is cancelled only when the last player who had accepted a seat leaves (bots
+    and pending invitations keep nothing open; the invitations are withdrawn with it): a
+    match someone has joined is never cancelled by another's leaving, it stays waiting in
+    their list. So no inbox lists a cancelled match: `status=cancelled` is accepted and lists
+    nothing, and a withdrawn invitation leaves the inbox (the invitee's view of the match
+    says cancelled)."""
+    ana, bob, carl = register(client, "ana"), register(client, "bob"), register(client, "carl")
+    match_id = create(client, ana, players=4, seat=0, invite=[{"seat": 1, "player_id": carl.id}],
+                      bots=[{"seat": 3, "level": "random"}])["id"]
+    assert join(client, match_id, bob, seat=2).status_code == 200
+
+    def inbox(player: Any, query: str = "") -> dict[str, Any]:
+        r = client.get(f"/v1/me/matches{query}", headers=player.headers)
+        assert r.status_code == 200
+        return r.json
+
+    left = client.post(f"/v1/matches/{match_id}/leave", headers=ana.headers)
+    assert left.status_code == 200 and left.json["status"] == "waiting"
+    assert [(i["id"], i["status"]) for i in inbox(bob)["items"]] == [(match_id, "waiting")]
+    assert inbox(ana)["items"] == []
+    assert [i["invitation"] for i in inbox(carl)["items"]] == [True]
+    left = client.post(f"/v1/matches/{match_id}/leave", headers=bob.headers)
+    assert left.status_code == 200
+    assert (left.json["status"], left.json["end_reason"]) == ("cancelled", "cancelled")
+    assert [s["player"] for s in left.json["seats"]] == [None] * 4
+    for player in (ana, bob, carl):
+        assert inbox(player, "?status=cancelled")["items"] == []
+        assert inbox(player) == {"items": [], "next_offset": None, "awaiting": 0,
+                                 "invitations": 0}
+    seen = client.get(f"/v1/matches/{match_id}", headers=carl.headers).json
+    assert (seen["status"], seen["you"]) == ("cancelled", None)

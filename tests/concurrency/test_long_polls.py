@@ -211,3 +211,31 @@ def test_my_matches_long_poll_without_a_filter_or_a_tag_waits_for_news(
     assert r.status_code == 200
     assert [(i["id"], i["status"]) for i in r.json()["items"]] == [(table.id, "finished")]
     assert poll.finished_at - ended_at < WAKE_LIMIT
+
+
+def test_my_matches_long_poll_wakes_when_an_invitation_goes_with_a_cancelled_match(
+        server_a: Server, server_b: Server) -> None:
+    """An invited bot waiting on its inbox is told at once (here across processes) when the
+    match is cancelled under its invitation (the host, its only player, left): the
+    invitation is gone from the page and from the count; the match says cancelled."""
+    host, bot = Player.register_at(server_a.url, "host"), Player.register_at(server_a.url, "robot")
+    created = requests.post(f"{server_a.url}/v1/matches", headers=host.headers, json={
+        "players": 2, "invite": [{"seat": 1, "player_id": bot.id}]}, timeout=TIMEOUT)
+    assert created.status_code == 201
+    match_id = created.json()["id"]
+    url = f"{server_a.url}/v1/me/matches"
+    listed = requests.get(url, headers=bot.headers, timeout=TIMEOUT)
+    assert listed.json()["invitations"] == 1
+    poll = long_poll(url, 30, {**bot.headers, "If-None-Match": listed.headers["ETag"]})
+    settle(poll)
+    left = requests.post(f"{server_b.url}/v1/matches/{match_id}/leave", headers=host.headers,
+                         timeout=TIMEOUT)
+    assert left.status_code == 200 and left.json()["status"] == "cancelled"
+    left_at = time.monotonic()
+    r = poll.result(TIMEOUT)
+    assert r.status_code == 200
+    assert (r.json()["items"], r.json()["invitations"]) == ([], 0)
+    assert poll.finished_at - left_at < WAKE_LIMIT
+    seen = requests.get(f"{server_a.url}/v1/matches/{match_id}", headers=bot.headers,
+                        timeout=TIMEOUT)
+    assert seen.json()["status"] == "cancelled"
