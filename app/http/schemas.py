@@ -995,6 +995,23 @@ def not_modified_doc(description: str) -> dict[str, Any]:
             "schema": {"type": "string", "maxLength": 0, "description": "no body"}}
 
 
+def links(statuses: tuple[int, ...], parameter: str, operations: tuple[str, ...]
+          ) -> dict[str, Any]:
+    """``@blp.doc(**links(...))``: OpenAPI links from the answers `statuses` (as
+    ``@blp.response`` names them: integers) to each of `operations` (operationIds), its path
+    parameter `parameter` being the answer's `id`. Clients and testers (schemathesis) follow
+    them from a created resource to what can be done with it."""
+    found = {op[0].upper() + op[1:]: {
+        "operationId": op, "parameters": {parameter: "$response.body#/id"},
+        "description": f"`id` is the `{parameter}` of {op}"} for op in operations}
+    return {"responses": {status: {"links": found} for status in statuses}}
+
+
+MATCH_OPERATIONS = ("getMatch", "listEvents", "streamMatch", "sendAction", "joinMatch",
+                    "leaveMatch", "resignMatch", "createRematch", "getReplay")
+"""Where a match made (created, or a rematch) leads, by its `id`."""
+
+
 def examples(bodies: dict[str, Any]) -> dict[str, Any]:
     """Named request examples for ``@blp.arguments(examples=...)``: every one is accepted."""
     return {name: {"value": body} for name, body in bodies.items()}

@@ -64,6 +64,39 @@ def test_openapi_lists_every_api_md_endpoint() -> None:
         assert field in view, field
 
 
+LINKED = {
+    ("/v1/players", "post", "201"): {"getPlayer", "blockPlayer", "unblockPlayer"},
+    ("/v1/matches", "post", "201"): {
+        "getMatch", "listEvents", "streamMatch", "sendAction", "joinMatch", "leaveMatch",
+        "resignMatch", "createRematch", "getReplay"},
+    ("/v1/me/webhooks", "post", "201"): {"getWebhook", "deleteWebhook"},
+}
+
+
+def test_created_resources_link_to_what_takes_their_id() -> None:
+    """OpenAPI links (what schemathesis and client generators follow): from a registration,
+    a match made (created, a rematch) and a webhook, to every operation that takes its `id`
+    as a path parameter; each link names an operation there is and a path parameter it has,
+    and the answer it starts from has an `id`."""
+    spec = _spec()
+    operations = {op["operationId"]: (path, method) for path, item in spec["paths"].items()
+                  for method, op in item.items() if method != "parameters"}
+    rematch = ("/v1/matches/{match_id}/rematch", "post")
+    expected = {**LINKED, **{(*rematch, status): LINKED["/v1/matches", "post", "201"]
+                             for status in ("200", "201")}}
+    for (path, method, status), targets in expected.items():
+        response = spec["paths"][path][method]["responses"][status]
+        ref = response["content"]["application/json"]["schema"]["$ref"]
+        assert "id" in spec["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"]
+        links = response.get("links", {})
+        assert {link["operationId"] for link in links.values()} == targets, (path, status)
+        for link in links.values():
+            target = operations[link["operationId"]]
+            path_params = {p["name"] for p in _parameters(spec, *target) if p["in"] == "path"}
+            assert set(link["parameters"]) <= path_params and link["parameters"], link
+            assert set(link["parameters"].values()) == {"$response.body#/id"}, link
+
+
 QUERY_SCHEMAS = {
     ("/v1/me/matches", "get"): "MyMatchesQuerySchema",
     ("/v1/matches/{match_id}", "get"): "WaitQuerySchema",

@@ -28,6 +28,7 @@ from app.http.schemas import (
     IF_NONE_MATCH,
     JOIN_EXAMPLES,
     MATCH_EXAMPLES,
+    MATCH_OPERATIONS,
     JoinSchema,
     LobbyQuerySchema,
     MatchCreateSchema,
@@ -36,6 +37,7 @@ from app.http.schemas import (
     WaitQuerySchema,
     examples,
     headers,
+    links,
     not_modified_doc,
 )
 from app.live.recent import recent
@@ -48,7 +50,7 @@ blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and 
 @requires_player
 @blp.arguments(MatchCreateSchema(), required=False, examples=examples(MATCH_EXAMPLES))
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
-@blp.doc(operationId="createMatch")
+@blp.doc(operationId="createMatch", **links((201,), "match_id", MATCH_OPERATIONS))
 def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
     player_id = caller_id()
@@ -167,7 +169,7 @@ def resign(match_id: str) -> Response:
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
 @blp.alt_response(200, schema=MatchViewSchema, headers=headers("ETag", "Location"),
                   description="the rematch existed already: the same match")
-@blp.doc(operationId="createRematch")
+@blp.doc(operationId="createRematch", **links((200, 201), "match_id", MATCH_OPERATIONS))
 @takes_no_body
 def rematch(match_id: str) -> Response:
     """Play a finished match again with the same players.

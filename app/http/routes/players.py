@@ -20,7 +20,8 @@ from app.play.rendering import player_public
 from app.http.schemas import (IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
                          MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
                          PlayerLookupQuerySchema, PlayerProfileSchema, PlayerUpdateSchema,
-                         RateLimitedProblemSchema, examples, headers, not_modified_doc)
+                         RateLimitedProblemSchema, examples, headers, links,
+                         not_modified_doc)
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
 
@@ -33,7 +34,8 @@ blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and 
                   description="too many registrations from this address (code rate_limited)")
 @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
                   description="another player has this handle (code handle_taken)")
-@blp.doc(operationId="registerPlayer")
+@blp.doc(operationId="registerPlayer",
+         **links((201,), "player_id", ("getPlayer", "blockPlayer", "unblockPlayer")))
 def register(body: dict[str, Any]) -> Response:
     """Register a player; the token in the answer is shown only this once."""
     ratelimit.check("register", client_address())

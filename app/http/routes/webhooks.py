@@ -12,7 +12,7 @@ from app.http.auth import require_player, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema
 from app.infra.encoding import PRIVATE_CACHE_CONTROL, iso
-from app.http.schemas import examples, headers
+from app.http.schemas import examples, headers, links
 from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.http.webhook_schemas import (
     WEBHOOK_EXAMPLES,
@@ -51,7 +51,8 @@ def delivery_public(delivery: WebhookDelivery) -> dict[str, Any]:
 @blp.response(201, WebhookCreatedSchema, headers=headers("Location"))
 @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
                   description="you have the most webhooks allowed (code too_many_webhooks)")
-@blp.doc(operationId="createWebhook")
+@blp.doc(operationId="createWebhook",
+         **links((201,), "webhook_id", ("getWebhook", "deleteWebhook")))
 def create(body: dict[str, Any]) -> Response:
     """Register a webhook; the signing secret in the answer is shown only this once."""
     endpoint, secret = service.create(require_player(), body)
