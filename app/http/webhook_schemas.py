@@ -11,10 +11,16 @@ from app.db.webhook_models import DELIVERY_STATUSES, ENDPOINT_STATUSES, WEBHOOK_
 from app.webhooks.urls import MAX_URL_LENGTH
 
 
+URL_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://\\S+$"
+"""What every URL app/webhooks/urls.parse accepts has (the scheme, `//`, no space): stated in
+the spec so that a client (a fuzzer) does not send what cannot be a webhook URL; the
+server's rules go further (a host, no credentials, printable, a public address)."""
+
+
 class WebhookCreateSchema(Schema):
     url = fields.String(required=True, validate=validate.Length(1, MAX_URL_LENGTH), metadata={
         "description": "http or https URL the server POSTs events to (https and a public "
-                       "address in production)"})
+                       "address in production)", "pattern": URL_PATTERN})
     events = fields.List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
                          load_default=lambda: list(WEBHOOK_EVENTS),
                          validate=validate.Length(min=1), metadata={

@@ -190,3 +190,22 @@ def test_patterns_are_ecma_regexes_that_accept_what_the_server_accepts() -> None
         assert "\\A" not in pattern and "\\Z" not in pattern and "(?P" not in pattern, pattern
     commitment = _spec()["components"]["schemas"]["MatchCreate"]["properties"]["commitment"]
     assert re.fullmatch(commitment["pattern"].strip("^$"), "9f" * 32)
+
+
+def test_a_webhook_url_has_the_pattern_every_url_the_server_accepts_has() -> None:
+    """Fuzzers made "0000..." from a bare string and had it refused (422): the spec says
+    what the server requires of the URL's form (http or https, `//`, no space)."""
+    from app.http.webhook_schemas import WEBHOOK_EXAMPLES
+    from app.webhooks.urls import UnsafeUrl, parse
+
+    url = _spec()["components"]["schemas"]["WebhookCreate"]["properties"]["url"]
+    for example in WEBHOOK_EXAMPLES.values():
+        assert re.search(url["pattern"], example["url"])
+    for value in ("0" * 64, "ftp://host/x", "https:host", "https://", "https://a b",
+                  " https://a", "mailto:x@y"):
+        assert not re.search(url["pattern"], value), value
+        with pytest.raises(UnsafeUrl):
+            parse(value, allow_http=True)
+    for value in ("HTTP://a", "http://[::1]:8080/x?y=1#z", "https://xn--bcher-kva.example/"):
+        parse(value, allow_http=True)
+        assert re.search(url["pattern"], value), value
