@@ -46,6 +46,13 @@ class QueryInteger(fields.Integer):
     (Python's int() also takes "1_000", " 7 " and other scripts' digits)."""
 
     _FORM = re.compile(r"-?[0-9]{1,18}")
+    LIMIT = 10**18 - 1
+    """The largest it can be (18 digits): a Range stated in the spec, so that no value the
+    spec allows is refused as not an integer (`after`, `step` had no maximum)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.validators.insert(0, validate.Range(-self.LIMIT, self.LIMIT))
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
         if isinstance(value, str) and not self._FORM.fullmatch(value):

@@ -209,3 +209,27 @@ def test_a_webhook_url_has_the_pattern_every_url_the_server_accepts_has() -> Non
     for value in ("HTTP://a", "http://[::1]:8080/x?y=1#z", "https://xn--bcher-kva.example/"):
         parse(value, allow_http=True)
         assert re.search(url["pattern"], value), value
+
+
+def test_every_integer_query_parameter_has_the_bounds_the_server_reads() -> None:
+    """A query integer is at most 18 digits (QueryInteger): `after=167902286571129274368000`
+    was spec-valid (no maximum) and refused as not an integer. Every integer parameter
+    states its bounds; those of the events' `after` and the replay's `step` are the 18
+    digits QueryInteger reads."""
+    eighteen_digits = set()
+    limit = schemas.QueryInteger.LIMIT
+    assert schemas.QueryInteger().deserialize(str(limit)) == limit
+    with pytest.raises(Exception, match="Not a valid integer"):
+        schemas.QueryInteger().deserialize(str(limit + 1))
+    for path, item in _spec()["paths"].items():
+        for method, op in item.items():
+            params = item.get("parameters", []) + (
+                op.get("parameters", []) if method != "parameters" else [])
+            for p in params:
+                schema = p.get("schema", {})
+                if p["in"] == "query" and schema.get("type") == "integer":
+                    assert "maximum" in schema and "minimum" in schema, (method, p["name"])
+                    if schema["maximum"] == limit:
+                        eighteen_digits.add((path, p["name"]))
+    assert eighteen_digits == {("/v1/matches/{match_id}/events", "after"),
+                               ("/v1/matches/{match_id}/replay", "step")}
