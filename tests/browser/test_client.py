@@ -773,3 +773,24 @@ def test_the_more_rules_fit_a_phone_in_either_language(browsers: Callable[..., B
         ana.wait(lambda: ana.all("details.options [data-option=all_ties]"), why="the form")
         ana.driver.execute_script("document.querySelector('details.options').open = true")
         assert _overflow(ana) == 0, language
+
+
+def test_the_inbox_says_whose_turn_it_is_when_it_is_not_mine(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    # four players, ana at seat 0: after dealer 1 seat 2 leads (her partner), after 0 seat 1
+    partners, _ = _human_match(server, ana, players=4, options={"first_dealer": 1})
+    others, _ = _human_match(server, ana, players=4, options={"first_dealer": 0})
+    ana.open()
+
+    def badge(match_id: str) -> str:
+        items = ana.all(f"[data-testid=inbox] [data-match-id='{match_id}'] .badge")
+        return items[0].text if items else ""
+    ana.wait(lambda: badge(partners) and badge(others), why="the inbox")
+    assert (badge(partners), badge(others)) == ("Partner's turn", "Their turn")
+    assert _overflow(ana) == 0
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    ana.driver.refresh()
+    ana.wait(lambda: badge(partners) == "Vez do parceiro", why="the inbox in Portuguese")
+    assert badge(others) == "Vez deles"

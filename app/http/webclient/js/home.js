@@ -163,9 +163,12 @@ function inboxItem(item) {
   const mine = item.you ? item.you.team : 0; // my side first, as the table shows it
   const result = item.winner_team === null || item.winner_team === undefined ? t("finished")
     : item.winner_team === mine ? t("wonShort") : t("lostShort");
+  // (another seat's turn: my partner's, or only the other side's, from the summary's to_act)
+  const partnerActs = (item.to_act || []).some((s) => s % 2 === mine
+    && (!item.you || s !== item.you.seat));
   const status = item.invitation ? t("invitation") : item.your_turn ? t("yourTurn")
     : { finished: result, cancelled: t("cancelled"), waiting: t("waitingSeats") }[item.status]
-      || t("theirTurn");
+      || (partnerActs ? t("partnerTurn") : t("theirTurn"));
   // who plays: the summary's seats, mine left out (free seats too)
   const me = item.you ? item.you.seat : null;
   const taken = (item.seats || []).filter((s) => s.seat !== me && (s.player || s.bot_level));
