@@ -423,13 +423,19 @@ class MaoDeOnzePendingSchema(ResponseSchema):
     team = fields.Integer(metadata={"description": "the team on 11, which decides"})
 
 
-class SeatSchema(ResponseSchema):
+class SummarySeatSchema(ResponseSchema):
+    """Who sits at a seat, as a list of matches shows it."""
     seat = fields.Integer()
     team = fields.Integer()
     player = fields.Nested(PlayerPublicSchema, allow_none=True)
     bot_level = Component("BotLevel", allow_none=True)
     invited = fields.Boolean(metadata={
         "description": "the seat is reserved for `player`, who has not accepted yet"})
+
+
+class SeatSchema(SummarySeatSchema):
+    """A seat in the match view: who sits there, with its timeouts and cards."""
+
     timeouts = fields.Integer(metadata={
         "description": "turn deadlines this seat let pass (each auto-played or forfeited)"})
     timeouts_in_row = fields.Integer(metadata={
@@ -593,15 +599,6 @@ class MatchViewSchema(ResponseSchema):
     rules = fields.Nested(RulesSchema)
     created_at = fields.DateTime()
     updated_at = fields.DateTime()
-
-
-class SummarySeatSchema(ResponseSchema):
-    seat = fields.Integer()
-    team = fields.Integer()
-    player = fields.Nested(PlayerPublicSchema, allow_none=True)
-    bot_level = Component("BotLevel", allow_none=True)
-    invited = fields.Boolean(metadata={
-        "description": "the seat is reserved for `player`, who has not accepted yet"})
 
 
 class MatchSummarySchema(ResponseSchema):

@@ -96,17 +96,6 @@ def match_view(match: Match, seat: int | None,
     }
 
 
-def _seat_json(seat: Seat | None, number: int, cards: int) -> dict[str, Any]:
-    player = seat.player if seat is not None else None
-    return {"seat": number, "team": number % 2,
-            "player": player_public(player) if player is not None else None,
-            "bot_level": seat.bot_level if seat is not None else None,
-            "invited": seat is not None and seat.invited,
-            "timeouts": seat.timeouts if seat is not None else 0,
-            "timeouts_in_row": seat.timeouts_in_row if seat is not None else 0,
-            "cards_in_hand": cards}
-
-
 def _summary_seat(seat: Seat | None, number: int) -> dict[str, Any]:
     """Who sits at seat `number`, as a list shows it (the view's seat without its cards and
     timeouts): a list names the opponents without a request per match."""
@@ -115,6 +104,14 @@ def _summary_seat(seat: Seat | None, number: int) -> dict[str, Any]:
             "player": player_public(player) if player is not None else None,
             "bot_level": seat.bot_level if seat is not None else None,
             "invited": seat is not None and seat.invited}
+
+
+def _seat_json(seat: Seat | None, number: int, cards: int) -> dict[str, Any]:
+    """The view's seat: the summary's, with its timeouts and cards in hand."""
+    return {**_summary_seat(seat, number),
+            "timeouts": seat.timeouts if seat is not None else 0,
+            "timeouts_in_row": seat.timeouts_in_row if seat is not None else 0,
+            "cards_in_hand": cards}
 
 
 def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
