@@ -171,13 +171,8 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
                                                          server: Server) -> None:
     ana = browsers()
     ana.register("ana")
-    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
-    created = requests.post(f"{server.url}/v1/matches", timeout=10,
-                            headers={"Authorization": f"Bearer {token}"},
-                            json={"players": 2, "start_score": [11, 3],
-                                  "bots": [{"seat": 1, "level": "random"}]})
-    assert created.status_code == 201, created.text
-    match_id = created.json()["id"]
+    match_id = _created(server, _auth(ana), {"players": 2, "start_score": [11, 3],
+                                             "bots": [{"seat": 1, "level": "random"}]})
     ana.open(f"/play/#/match/{match_id}")
     ana.wait(lambda: ana.actions(), why="the mão de onze question")
     labels = {b.get_attribute("data-action"): b.text for b in ana.all("[data-action]")}
@@ -193,15 +188,24 @@ def test_a_mao_de_onze_is_answered_with_the_tables_words(browsers: Callable[...,
     assert "We gave up the mão de onze: Them +1 point" in summary  # who, why, and what for
 
 
+def _auth(browser: Browser) -> dict[str, str]:
+    """The Authorization header of the browser's player (its token in localStorage)."""
+    token = browser.driver.execute_script("return localStorage.getItem('truco.token')")
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _created(server: Server, auth: dict[str, str], body: dict[str, object]) -> str:
+    """The id of a match made through the API by the player of `auth` with `body`."""
+    created = requests.post(f"{server.url}/v1/matches", timeout=10, headers=auth, json=body)
+    assert created.status_code == 201, created.text
+    return str(created.json()["id"])
+
+
 def _bot_match(server: Server, browser: Browser, **body: object) -> str:
     """A 2-player match against a bot made through the API with `body` (fixed deals, a
     starting score), opened at the browser's table; its id."""
-    token = browser.driver.execute_script("return localStorage.getItem('truco.token')")
-    created = requests.post(f"{server.url}/v1/matches", timeout=10,
-                            headers={"Authorization": f"Bearer {token}"},
-                            json={"players": 2, "bots": [{"seat": 1, "level": "easy"}], **body})
-    assert created.status_code == 201, created.text
-    match_id = created.json()["id"]
+    match_id = _created(server, _auth(browser),
+                        {"players": 2, "bots": [{"seat": 1, "level": "easy"}], **body})
     browser.open(f"/play/#/match/{match_id}")
     return match_id
 
@@ -284,12 +288,7 @@ def _human_match(server: Server, browser: Browser, players: int = 2,
     and the other seats taken by people who act only through the API when the test says so
     (the table stays as they left it); opened at the browser's table. Its id, and each other
     seat's Authorization header (seat 1 first)."""
-    token = browser.driver.execute_script("return localStorage.getItem('truco.token')")
-    created = requests.post(f"{server.url}/v1/matches", timeout=10,
-                            headers={"Authorization": f"Bearer {token}"},
-                            json={"players": players, "seat": 0, **body})
-    assert created.status_code == 201, created.text
-    match_id = created.json()["id"]
+    match_id = _created(server, _auth(browser), {"players": players, "seat": 0, **body})
     others = []
     for seat in range(1, players):
         player = requests.post(f"{server.url}/v1/players", json={"name": f"p{seat}"},
@@ -432,13 +431,10 @@ def test_my_side_keeps_its_colour_in_either_team(browsers: Callable[..., Browser
                                                  server: Server) -> None:
     ana = browsers()
     ana.register("ana")
-    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
     # ana in team 1 (seat 1), as a rematch can seat her
-    created = requests.post(f"{server.url}/v1/matches", timeout=10,
-                            headers={"Authorization": f"Bearer {token}"},
-                            json={"players": 2, "seat": 1, "bots": [{"seat": 0, "level": "easy"}]})
-    assert created.status_code == 201, created.text
-    ana.open(f"/play/#/match/{created.json()['id']}")
+    match_id = _created(server, _auth(ana),
+                        {"players": 2, "seat": 1, "bots": [{"seat": 0, "level": "easy"}]})
+    ana.open(f"/play/#/match/{match_id}")
     ana.wait(lambda: ana.table()["status"] == "active", why="the table")
 
     def colour(selector: str) -> str:
@@ -559,14 +555,10 @@ def test_the_inbox_names_who_plays_and_how_long_is_left(browsers: Callable[..., 
     bot_match = _bot_match(server, ana)
     ana.wait(lambda: ana.table()["status"] == "active", why="the bot's table")
     # an invitation from a player whose table this browser never opened: named all the same
-    me = requests.get(f"{server.url}/v1/players/me", timeout=10, headers={
-        "Authorization": "Bearer " + ana.driver.execute_script(
-            "return localStorage.getItem('truco.token')")}).json()
+    me = requests.get(f"{server.url}/v1/players/me", timeout=10, headers=_auth(ana)).json()
     caio = requests.post(f"{server.url}/v1/players", json={"name": "caio"}, timeout=10).json()
-    invited = requests.post(f"{server.url}/v1/matches", timeout=10, json={
-        "invite": [{"seat": 1, "player_id": me["id"]}]},
-        headers={"Authorization": f"Bearer {caio['token']}"})
-    assert invited.status_code == 201, invited.text
+    invited = _created(server, {"Authorization": f"Bearer {caio['token']}"},
+                       {"invite": [{"seat": 1, "player_id": me["id"]}]})
     # ana (seat 0) leads, with a day per turn; p1 sits against her
     match_id, _ = _human_match(server, ana, turn_timeout=86400, options={"first_dealer": 1})
     ana.wait(lambda: ana.actions(), why="ana's turn at the table")
@@ -576,7 +568,7 @@ def test_the_inbox_names_who_plays_and_how_long_is_left(browsers: Callable[..., 
     assert item.text.splitlines()[0] == "Your turn"
     assert "vs p1 · 23 hours left" in item.text
     assert "vs Bot (easy)" in ana.css(f"[data-match-id='{bot_match}']").text
-    assert "vs caio" in ana.css(f"[data-match-id='{invited.json()['id']}']").text
+    assert "vs caio" in ana.css(f"[data-match-id='{invited}']").text
     assert _overflow(ana) == 0
     ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
     ana.driver.refresh()
