@@ -2,10 +2,9 @@
 representation with the cache headers that go with them (every front uses these)."""
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
-
-import hashlib
 
 import orjson
 from flask import current_app
@@ -39,8 +38,9 @@ def etag_of(match_id: str, version: int, seat: int | None) -> str:
 
 def content_etag(data: bytes) -> str:
     """A strong ETag naming the encoded body `data` itself, for an answer that no version
-    names (a finished match's replay: what it shows of a player, their name, may change;
-    whose it is shows in it, `you`, so two viewers' different bodies never share one)."""
+    names (a finished match's replay, an inbox page: what they show of a player, their name,
+    may change; whose they are shows in them, `you`, so two viewers' different bodies never
+    share one)."""
     return f'"c.{hashlib.sha256(data).hexdigest()[:32]}"'
 
 

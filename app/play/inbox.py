@@ -7,7 +7,6 @@ invitations, whatever the filters and the page. An expired invitation is not lis
 """
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime, timezone
 from typing import Any
 
@@ -15,7 +14,7 @@ from sqlalchemy import ColumnElement, any_, case, func, select
 from sqlalchemy.orm import selectinload
 
 from app.db.extensions import db
-from app.infra.encoding import etag_matches
+from app.infra.encoding import content_etag, etag_matches, json_bytes
 from app.play.invitation_rules import ttl as invitation_ttl
 from app.db.models import Match, Player, Seat
 from app.play.rendering import match_summary
@@ -85,7 +84,7 @@ def news(player: Player, filters: dict[str, Any], seen: str | None,
     now = attention(player)
     listed = page(player, filters, known=now)
     your_turn = filters.get("your_turn")
-    idle = (etag_matches(seen, list_tag(listed, player.id))
+    idle = (etag_matches(seen, list_tag(listed))
             or (your_turn and not listed["items"])
             or (seen is None and your_turn is not True))
     return None if idle and now == start else listed
@@ -101,11 +100,8 @@ def open_matches(player: Player) -> list[str]:
     ).scalars())
 
 
-def list_tag(listed: dict[str, Any], player_id: str) -> str:
-    """The ETag of `player_id`'s page: whose it is (a summary differs by player), its
-    matches and versions, where it ends, and the counts."""
-    items = ";".join(f"{i['id']}.{i['version']}" for i in listed["items"])
-    digest = hashlib.sha256(
-        f"{player_id};{items};{listed['next_offset']};{listed['awaiting']};"
-        f"{listed['invitations']}".encode())
-    return f'"me.{digest.hexdigest()[:32]}"'
+def list_tag(listed: dict[str, Any]) -> str:
+    """The ETag of a page: a hash of the page itself, so that it differs whenever the body
+    does: from one player's page of the same matches to another's (`you`, `your_turn`), and
+    when a name in a finished match's seats changes without a new version."""
+    return content_etag(json_bytes(listed))

@@ -214,7 +214,7 @@ def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
     def check() -> list[bytes] | None:
         keep_watched(inbox.open_matches(player), holding.heartbeat)  # (a match joined
         listed = inbox.page(player, INBOX_QUERY)  # later: its join wakes this stream)
-        tag = inbox.list_tag(listed, player.id)
+        tag = inbox.list_tag(listed)
         if sent and sent[-1] == tag:
             return None
         sent[:] = [tag]

@@ -9,13 +9,14 @@ from flask_smorest import Blueprint
 from app.play import inbox
 from app.db import ratelimit
 from app.http.long_poll import wait_until
-from app.http.responses import json_response, not_modified
+from app.http.responses import body_response, json_response, not_modified
 from app.http.auth import client_address, require_player, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema, takes_no_body
 from app.play import players
 from app.play.profiles import profile
-from app.infra.encoding import PRIVATE_CACHE_CONTROL, etag_matches
+from app.infra.encoding import (content_etag, etag_matches,
+                                json_bytes, tagged)
 from app.play.rendering import player_public
 from app.http.schemas import (IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
                          MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
@@ -125,7 +126,8 @@ def my_matches(args: dict[str, Any]) -> Response:
         # or were invited to) names them in its notification.
         listed = news() or wait_until([player.id], news, args["wait"],
                                       watch=inbox.open_matches(player)) or inbox.page(player, args)
-    tag = inbox.list_tag(listed, player.id)
+    data = json_bytes(listed)
+    tag = content_etag(data)  # (inbox.list_tag, from the bytes sent: encoded once)
     if etag_matches(seen, tag):
         return not_modified(tag)
-    return json_response(listed, 200, {"ETag": tag, "Cache-Control": PRIVATE_CACHE_CONTROL})
+    return body_response(data, 200, tagged(tag))
