@@ -732,26 +732,60 @@ def test_the_more_rules_are_named_in_words_and_sent_as_the_server_names_them(
     ana.wait(lambda: ana.all("details.options [data-option=all_ties]"), why="the form again")
     ana.click("details.options summary")
     for option, value in (("all_ties", '"mao_team"'), ("max_face_down_per_team_per_trick", "1"),
-                          ("games_to_win", "2"), ("iron_hand_blind", "false")):
+                          ("games_to_win", "2"), ("iron_hand_blind", "false"),
+                          ("first_dealer", '"before_you"')):
         ana.choose(f"opt-{option}", value)
+    ana.css("#f-opt-iron_hand_value").send_keys("3")
     ana.click("[data-testid=start]")
     ana.wait(lambda: ana.all("[data-testid=table]"), why="the match")
     sent = json.loads(ana.driver.execute_script("return sessionStorage.getItem('sent')"))
+    # the player before you (seat 0) in a 2-player match is seat 1; the mão de ferro's worth
+    # is sent as a number only because it was filled in
     assert sent[-1]["options"] == {
         "all_ties": "mao_team", "face_down": True, "face_down_after_tie": True,
-        "force_highest_after_first_tie": False, "games_to_win": 2,
-        "illegal_call_policy": "reject", "iron_hand_blind": False,
+        "first_dealer": 1, "force_highest_after_first_tie": False, "games_to_win": 2,
+        "illegal_call_policy": "reject", "iron_hand_blind": False, "iron_hand_value": 3,
         "max_face_down_per_team_per_trick": 1, "raise_cap": "ladder",
         "response_mode": "any_accept_all_refuse", "tie_leader": "trick_leader"}
     match_id = ana.table()["match-id"]
     token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
-    rules = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10,
-                         headers={"Authorization": f"Bearer {token}"}).json()["rules"]
+    view = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10,
+                        headers={"Authorization": f"Bearer {token}"}).json()
+    rules = view["rules"]
     assert rules["all_ties"] == "mao_team" and rules["games_to_win"] == 2
-    # first_dealer's values are "random" and "a seat number" (a description, not a value to
-    # send: it was sent, and refused with 422): not offered, the server's random holds
-    assert not ana.all("details.options [data-option=first_dealer]")
-    assert rules["first_dealer"] == "random"
+    assert (rules["first_dealer"], rules["iron_hand_value"]) == (1, 3)
+    assert view["hand"]["dealer"] == 1
+
+
+def test_the_first_dealer_and_the_iron_hands_worth_are_asked_in_words(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    # first_dealer's values are "random" and "a seat number" (a description, not a value:
+    # sent, it was refused with 422); the form asks who, by where they sit from you
+    ana = browsers()
+    ana.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _RULES_SPY})
+    ana.register("ana")
+    label, values, hint = _rule_field(ana, "first_dealer")
+    assert (label, values) == ("Who deals first", [
+        "drawn at random (default)", "you (the next player leads)",
+        "the player before you (you lead)"])
+    assert hint == "The player after the dealer plays first."
+    field = ana.css("#f-opt-iron_hand_value")
+    assert (field.get_attribute("placeholder"), field.get_attribute("max")) == (
+        "1 (Paulista) · 2 (Mineiro)", "99")
+    # six players: the player before you is seat 5, and you lead; left blank, no worth is sent
+    ana.click("details.options summary")
+    ana.choose("players", "6")
+    ana.choose("opt-first_dealer", '"before_you"')
+    ana.click("[data-testid=start]")
+    ana.wait(lambda: ana.all("[data-testid=table]"), why="the match")
+    sent = json.loads(ana.driver.execute_script("return sessionStorage.getItem('sent')"))
+    assert sent[-1]["options"]["first_dealer"] == 5
+    assert "iron_hand_value" not in sent[-1]["options"]
+    match_id = ana.table()["match-id"]
+    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
+    view = requests.get(f"{server.url}/v1/matches/{match_id}", timeout=10,
+                        headers={"Authorization": f"Bearer {token}"}).json()
+    assert view["hand"]["dealer"] == 5 and view["rules"]["iron_hand_value"] == 1
 
 
 def test_the_more_rules_fit_a_phone_in_either_language(browsers: Callable[..., Browser],

@@ -54,31 +54,66 @@ export function registerForm(then, note = null) {
   return h("div", { class: "stack" }, form, adopt);
 }
 
+function hinted(field, option, hint) {
+  if (!hint) return field;
+  const id = `f-opt-${option}-hint`;
+  field.querySelector("select, input").setAttribute("aria-describedby", id);
+  field.append(h("small", { class: "hint", id }, hint));
+  return field;
+}
+
+function choiceField(option, values, fallback) {
+  const words = ruleWords(option);
+  const chosen = JSON.stringify(fallback);
+  return select(`opt-${option}`, words.label, values.map((v) => {
+    const value = JSON.stringify(v);
+    return [value, value === chosen ? `${words.value(v)} (${t("byDefault")})` : words.value(v)];
+  }), chosen);
+}
+
+// first_dealer is "random" or a seat number; the form seats you at 0, so it offers you (0)
+// and the player before you ("before_you", the last seat: sent as its number, createBody)
+function firstDealerField(spec) {
+  return choiceField("first_dealer", [spec.default, 0, "before_you"], spec.default);
+}
+
+// iron_hand_value is a range ("an integer from 1 to N") whose default is each ruleset's own
+// base value: left blank it is not sent, so the server's default for the chosen ruleset holds
+function ironHandField(rulesets, spec) {
+  const words = ruleWords("iron_hand_value");
+  const top = Number((String(spec.values).match(/(\d+)\D*$/) || [])[1]) || undefined;
+  const defaults = rulesets.items.map((r) => `${r.options.iron_hand_value.default} `
+    + `(${RULESET_NAMES[r.name] || r.name})`).join(" · ");
+  return h("div", { class: "field" },
+    h("label", { for: "f-opt-iron_hand_value" }, words.label),
+    h("input", { id: "f-opt-iron_hand_value", name: "opt-iron_hand_value", type: "number",
+      min: 1, max: top, step: 1, inputmode: "numeric", placeholder: defaults }));
+}
+
 function optionFields(rulesets) {
   // built from GET /v1/rulesets: an option or a value the client has no words for is shown
   // by its own name; what is sent is the value itself (JSON), whatever it is called here
   const paulista = rulesets.items.find((r) => r.name === "paulista") || rulesets.items[0];
   // (a value that is a description, such as first_dealer's "a seat number", is no choice;
-  // an option left with fewer than two choices is not offered: the server's default holds)
+  // an option left with fewer than two choices is not offered: the server's default holds,
+  // but for the two the client knows how to ask for: first_dealer and iron_hand_value)
   const choices = (spec) => spec.values.filter((v) => typeof v !== "string" || !v.includes(" "));
+  const special = {
+    first_dealer: (spec) => Array.isArray(spec.values) && spec.values.includes("random")
+      && firstDealerField(spec),
+    iron_hand_value: (spec) => typeof spec.values === "string" && ironHandField(rulesets, spec),
+  };
   const fields = Object.entries(paulista.options)
-    .filter(([, spec]) => Array.isArray(spec.values) && choices(spec).length > 1)
-    .sort(([a], [b]) => ruleWords(a).order - ruleWords(b).order)
     .map(([option, spec]) => {
-      const words = ruleWords(option);
-      const chosen = JSON.stringify(spec.default);
-      const field = select(`opt-${option}`, words.label, choices(spec).map((v) => {
-        const value = JSON.stringify(v);
-        return [value, value === chosen ? `${words.value(v)} (${t("byDefault")})`
-          : words.value(v)];
-      }), chosen);
+      if (special[option]) return [option, special[option](spec)];
+      if (!Array.isArray(spec.values) || choices(spec).length < 2) return [option, null];
+      return [option, choiceField(option, choices(spec), spec.default)];
+    })
+    .filter(([, field]) => field)
+    .sort(([a], [b]) => ruleWords(a).order - ruleWords(b).order)
+    .map(([option, field]) => {
       field.dataset.option = option;
-      if (words.hint) {
-        const id = `f-opt-${option}-hint`;
-        field.querySelector("select").setAttribute("aria-describedby", id);
-        field.append(h("small", { class: "hint", id }, words.hint));
-      }
-      return field;
+      return hinted(field, option, ruleWords(option).hint);
     });
   return h("details", { class: "options" }, h("summary", {}, t("moreOptions")),
     h("div", { class: "fields" }, ...fields));
@@ -91,8 +126,10 @@ function createBody(form, humans) {
   const timeout = data.get("turn_timeout");
   const options = {};
   for (const [key, value] of data.entries()) {
-    if (key.startsWith("opt-")) options[key.slice(4)] = JSON.parse(value);
+    if (!key.startsWith("opt-") || value === "") continue; // (a blank number: the default)
+    options[key.slice(4)] = key === "opt-iron_hand_value" ? Number(value) : JSON.parse(value);
   }
+  if (options.first_dealer === "before_you") options.first_dealer = players - 1;
   // friends sit first beside me (my partners), then across; bots take every other seat
   const order = [...Array(players).keys()].filter((s) => s !== 0)
     .sort((a, b) => (a % 2) - (b % 2) || a - b);

@@ -196,7 +196,12 @@ const RULE_OPTIONS = {
   },
   first_dealer: {
     label: ["Who deals first", "Quem dá as cartas primeiro"],
-    values: { random: ["drawn at random", "sorteado"] },
+    hint: ["The player after the dealer plays first.", "Quem está depois de quem dá começa."],
+    values: {
+      random: ["drawn at random", "sorteado"],
+      0: ["you (the next player leads)", "você (o seguinte começa)"],
+      before_you: ["the player before you (you lead)", "quem está antes de você (você começa)"],
+    },
   },
   tie_leader: {
     label: ["Who leads after a tied trick", "Quem começa depois de uma vaza empatada"],
@@ -240,7 +245,8 @@ const RULE_OPTIONS = {
     values: { true: ["yes", "sim"], false: ["no, cards seen", "não, cartas à vista"] },
   },
   iron_hand_value: {
-    label: ["Mão de ferro worth", "Valor da mão de ferro"],
+    label: ["Mão de ferro worth (points)", "Valor da mão de ferro (pontos)"],
+    hint: ["Blank: the ruleset's own value.", "Em branco: o valor da modalidade."],
   },
   face_down: {
     label: ["Playing a card face down", "Jogar coberta (encoberta)"],
