@@ -84,9 +84,9 @@ class Options:
 
 _OPTION_FIELDS = tuple(f.name for f in fields(Options))
 
-MAX_IRON_HAND_VALUE = 99
-"""RULES.md sets no upper bound; any stake of 12 or more ends the game, so 99 refuses only
-absurd input (a 4,000-digit stake) while every meaningful value stays accepted."""
+MAX_IRON_HAND_VALUE = 2**15 - 1 - 11
+"""RULES.md asks only for an integer >= 1; the bound keeps a score (at most 11 before a mão de
+ferro, plus its stake) within a 16-bit signed integer, the width a score is kept in."""
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (D2, F1, PROBLEM, assert_problem, create, db_scalar, deal,
-                               get_view, join, register)
+from tests.support.api import (D2, F1, F2, PROBLEM, act_ok, assert_problem, create, db_scalar,
+                               deal, full_match, get_view, join, register)
 
 
 def _count(app: Any) -> int:
@@ -128,6 +128,22 @@ def test_unknown_options_and_values_are_422(client: Any, app: Any,
     for messages in problem["errors"].values():
         assert isinstance(messages, list) and all(isinstance(m, str) for m in messages)
     assert _count(app) == 0
+
+
+def test_a_mao_de_ferro_worth_the_largest_iron_hand_value_is_played_and_kept(
+        client: Any, app: Any) -> None:
+    # RULES.md §12: iron_hand_value is any integer >= 1; its bound is what a score can hold.
+    match_id, seated = full_match(client, players=4, options={"first_dealer": 3,
+                                  "iron_hand_value": 32756}, start_score=[11, 11],
+                                  deals=[deal(F2)])
+    assert get_view(client, match_id)["hand"]["stake"] == 32756
+    for _ in range(2):
+        for seat in range(4):
+            act_ok(client, match_id, seated[seat], {"type": "play", "slot": 0})
+    view = get_view(client, match_id)
+    assert view["status"] == "finished" and view["winner_team"] == 0
+    assert view["score"] == [32767, 11]
+    assert db_scalar(app, "SELECT score FROM matches WHERE id = :id", id=match_id) == [32767, 11]
 
 
 def _bad_deals() -> list[Any]:

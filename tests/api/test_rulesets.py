@@ -38,8 +38,9 @@ def test_rulesets(client: Any) -> None:
     assert opts["first_dealer"]["default"] == "random"
     assert paulista["options"]["iron_hand_value"]["default"] == 1
     assert mineiro["options"]["iron_hand_value"]["default"] == 2
-    # the range it states is the one a creation is held to (1 to 99: 100 is 422)
-    assert paulista["options"]["iron_hand_value"]["values"] == "an integer from 1 to 99"
+    # the range it states is the one a creation is held to (RULES.md §12: an integer >= 1, up
+    # to what a score can hold)
+    assert paulista["options"]["iron_hand_value"]["values"] == "an integer from 1 to 32756"
 
 
 def test_rulesets_need_no_token(client: Any) -> None:

@@ -102,19 +102,17 @@ def test_each_valid_value(name: str, values: list[Any]) -> None:
         assert engine.view(state, None)["rules"][name] == value
 
 
-def test_iron_hand_value_is_an_integer_from_1_to_99() -> None:
-    # RULES.md §12: `iron_hand_value` is an "integer ≥ 1"; stakes past 12 all end the game,
-    # so the bound only refuses absurd input.
-    for bad in (0, 100, 10**4000):
+def test_iron_hand_value_is_any_integer_from_1_that_a_score_can_hold() -> None:
+    # RULES.md §12: `iron_hand_value` is an "integer ≥ 1". The only upper bound is the one a
+    # score needs: 11 points before the hand plus the stake stays a 16-bit signed integer.
+    for bad in (0, -1, 32757, 10**4000):
         assert names(config_errors(options={"iron_hand_value": bad}), "options.iron_hand_value")
-    state, _ = engine.new_match(players=2, ruleset="paulista",
-                                options={"iron_hand_value": 99}, seed=1)
-    assert engine.view(state, None)["rules"]["iron_hand_value"] == 99
-    state, _ = engine.new_match(players=4, ruleset="paulista",
-                                options={"first_dealer": 3, "iron_hand_value": 13},
-                                seed=1, start_score=[11, 11])
-    assert engine.view(state, None)["rules"]["iron_hand_value"] == 13
-    assert engine.view(state, None)["hand"]["stake"] == 13
+    for good in (1, 13, 99, 100, 1000, 32756):
+        state, _ = engine.new_match(players=4, ruleset="paulista",
+                                    options={"first_dealer": 3, "iron_hand_value": good},
+                                    seed=1, start_score=[11, 11])
+        assert engine.view(state, None)["rules"]["iron_hand_value"] == good
+        assert engine.view(state, None)["hand"]["stake"] == good
 
 
 def test_first_dealer_random_is_a_seat_drawn_from_the_seed() -> None:
