@@ -771,7 +771,7 @@ def test_the_first_dealer_and_the_iron_hands_worth_are_asked_in_words(
     assert hint == "The player after the dealer plays first."
     field = ana.css("#f-opt-iron_hand_value")
     assert (field.get_attribute("placeholder"), field.get_attribute("max")) == (
-        "1 (Paulista) · 2 (Mineiro)", "99")
+        "1 (Paulista) · 2 (Mineiro)", "32756")
     # six players: the player before you is seat 5, and you lead; left blank, no worth is sent
     ana.click("details.options summary")
     ana.choose("players", "6")
