@@ -61,7 +61,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     init_cors(app)
     app.before_request(auth.check_options_caller)  # (after the CORS preflight answer)
-    body.init_app(app)
+    app.before_request_funcs.setdefault(None, []).insert(0, auth.check_caller_first)
+    body.init_app(app)  # (first of all: the body read, then the caller, then the rest)
     security_headers.init_app(app)
 
     from app.db import models  # noqa: F401  (register the tables on db.metadata)

@@ -62,8 +62,19 @@ def check_options_caller() -> None:
     """``before_request``: an OPTIONS request, which Flask answers without calling the view,
     is checked as its route declares (a preflight CORS does not answer is 401 where the
     route needs a player)."""
+    if request.method == "OPTIONS":
+        _declared_check()
+
+
+def check_caller_first() -> None:
+    """``before_request``, right after the body is read: the caller check the route declares
+    runs before the body's own checks (415, 422), so that a missing or unknown token is 401
+    whatever the body (API.md). OPTIONS is :func:`check_options_caller`'s (after CORS)."""
     if request.method != "OPTIONS":
-        return
+        _declared_check()
+
+
+def _declared_check() -> None:
     view = current_app.view_functions.get(request.endpoint or "")
     check = getattr(view, "caller_check", None)
     if check is not None:
