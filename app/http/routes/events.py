@@ -7,6 +7,7 @@ from flask import Response
 from flask_smorest import Blueprint
 
 from app.http.auth import accepts_player, optional_player
+from app.http.precedence import match_first
 from app.http.long_poll import wait_until
 from app.http.responses import json_response
 from app.http.schemas import EventPageSchema, EventsQuerySchema
@@ -18,6 +19,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1", description="Match event l
 
 @blp.route("/matches/<match_id>/events")
 @accepts_player
+@match_first("read")
 @blp.arguments(EventsQuerySchema(), location="query")
 @blp.response(200, EventPageSchema)
 @blp.doc(operationId="listEvents")

@@ -12,6 +12,7 @@ from app.live.current import Current, current_for, heard_of
 from app.live.hub import Hub, hub
 from app.http.long_poll import wait_until
 from app.http import auth
+from app.http.precedence import match_first
 from app.play import conditional
 from app.play import moves as play
 from app.db import ratelimit
@@ -72,6 +73,7 @@ def lobby(args: dict[str, Any]) -> Response:
 
 @blp.route("/matches/<match_id>", parameters=[IF_NONE_MATCH])
 @accepts_player
+@match_first("read")
 @blp.arguments(WaitQuerySchema(), location="query")
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.alt_response(304, **not_modified_doc("unchanged since If-None-Match (after `wait` s)"))
@@ -131,6 +133,7 @@ class _Reader:
 
 @blp.route("/matches/<match_id>/join", methods=["POST"])
 @requires_player
+@match_first("join")
 @blp.arguments(JoinSchema(), required=False, examples=examples(JOIN_EXAMPLES))
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(operationId="joinMatch")
@@ -146,6 +149,7 @@ def join(body: dict[str, Any], match_id: str) -> Response:
 
 @blp.route("/matches/<match_id>/leave", methods=["POST"])
 @requires_player
+@match_first("leave")
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(operationId="leaveMatch")
 @takes_no_body
@@ -156,6 +160,7 @@ def leave(match_id: str) -> Response:
 
 @blp.route("/matches/<match_id>/resign", methods=["POST"])
 @requires_player
+@match_first("resign")
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(operationId="resignMatch")
 @takes_no_body
@@ -166,6 +171,7 @@ def resign(match_id: str) -> Response:
 
 @blp.route("/matches/<match_id>/rematch", methods=["POST"])
 @requires_player
+@match_first("rematch")
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
 @blp.alt_response(200, schema=MatchViewSchema, headers=headers("ETag", "Location"),
                   description="the rematch existed already: the same match")

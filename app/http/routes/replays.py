@@ -8,6 +8,7 @@ from flask_smorest import Blueprint
 
 from app.http.responses import body_response, not_modified
 from app.http.auth import accepts_player, optional_player
+from app.http.precedence import match_first
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema
 from app.infra.encoding import content_etag, etag_matches, json_bytes, tagged
@@ -20,6 +21,7 @@ blp = Blueprint("replays", __name__, url_prefix="/v1", description="Replays of f
 
 @blp.route("/matches/<match_id>/replay", parameters=[IF_NONE_MATCH_NOW])
 @accepts_player
+@match_first("replay")
 @blp.arguments(ReplayQuerySchema(), location="query")
 @blp.response(200, ReplaySchema, headers=headers("ETag"))
 @blp.alt_response(304, **not_modified_doc("this step, as the caller sees it, has the ETag "

@@ -12,6 +12,7 @@ from marshmallow import Schema, fields, validate
 from app.play import streams
 from app.infra.tokens import hash_token
 from app.http.auth import accepts_player, bearer_token, optional_player, poll_key, require_player, requires_player
+from app.http.precedence import match_first
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.store import get_match
@@ -90,6 +91,7 @@ def _holding() -> streams.Holding:
 
 @blp.route("/matches/<match_id>/stream", parameters=[LAST_EVENT_ID])
 @accepts_player
+@match_first("read")
 @blp.arguments(StreamQuerySchema(), location="query")
 @blp.doc(operationId="streamMatch", responses=MATCH_STREAM)
 def match_stream(args: dict[str, Any], match_id: str) -> Response:

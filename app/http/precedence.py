@@ -1,0 +1,43 @@
+"""The order of a request's errors when several things are wrong (API.md): who the caller is
+(401, declared on the route: app/http/auth.py), then the match in the path (404), the
+caller's place in it (403) and its state (409) (app/play/seat_gate.py: refuse_before_body),
+and only then the body or query (422 `validation_error`)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from werkzeug.exceptions import HTTPException
+
+from app.http.auth import caller_id
+from app.infra.problems import ApiError
+from app.play.seat_gate import Scope, refuse_before_body
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def match_first(scope: Scope) -> Callable[[View], View]:
+    """Place under the route's auth decorator, above its arguments: a malformed body or query
+    is answered 404, 403 or 409 when the match in the path says so, else 422 as before."""
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return view(*args, **kwargs)
+            except (ApiError, HTTPException) as exc:
+                if not _validation_error(exc):
+                    raise
+                caller = None if scope in ("read", "replay") else caller_id()
+                refuse_before_body(kwargs["match_id"], caller, scope)
+                raise
+        return checked  # type: ignore[return-value]
+    return decorate
+
+
+def _validation_error(exc: ApiError | HTTPException) -> bool:
+    """Whether `exc` is answered 422 `validation_error` (app/http/errors.py: webargs' 422, and
+    its 400 for a body that is not JSON, carry the messages)."""
+    if isinstance(exc, ApiError):
+        return exc.code == "validation_error"
+    return exc.code in (400, 422) and bool(getattr(exc, "data", None))
