@@ -15,6 +15,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from flask import current_app, g, request
+from flask_smorest.utils import deepupdate
 
 from app.infra.problems import ApiError
 from app.db.extensions import db
@@ -52,7 +53,7 @@ def _declared(view: View, security: dict[str, Any], check: Callable[[], object])
         return view(*args, **kwargs)
 
     apidoc = deepcopy(getattr(view, "_apidoc", {}))
-    apidoc["manual_doc"] = {**apidoc.get("manual_doc", {}), **deepcopy(security)}
+    apidoc["manual_doc"] = deepupdate(apidoc.get("manual_doc", {}), deepcopy(security))
     checked._apidoc = apidoc  # type: ignore[attr-defined]
     checked.caller_check = check  # type: ignore[attr-defined]
     return checked  # type: ignore[return-value]

@@ -5,21 +5,45 @@ and only then the body or query (422 `validation_error`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from copy import deepcopy
 from functools import wraps
 from typing import Any, TypeVar
 
+from flask_smorest.utils import deepupdate
 from werkzeug.exceptions import HTTPException
 
 from app.http.auth import caller_id
+from app.http.schemas import problems
 from app.infra.problems import ApiError
 from app.play.seat_gate import Scope, refuse_before_body
 
 View = TypeVar("View", bound=Callable[..., Any])
 
 
+NOT_FOUND = {404: "no such match (code match_not_found)"}
+NOT_A_PLAYER = {403: "you have no seat in this match (code not_a_player)"}
+DECLARED: dict[Scope, dict[int, str]] = {
+    "read": NOT_FOUND,
+    "replay": NOT_FOUND,  # (its 409 is the route's own)
+    "act": {**NOT_FOUND, **NOT_A_PLAYER,
+            409: "the match is waiting, finished or cancelled (code match_not_active)"},
+    "join": {**NOT_FOUND, 403: "a private match, without its code (code invalid_invite_code)",
+             409: "the match has started or ended (code match_not_waiting), or the seat is "
+                  "taken or reserved (code seat_taken)"},
+    "leave": {**NOT_FOUND, **NOT_A_PLAYER,
+              409: "the match has started or ended (code match_not_waiting)"},
+    "resign": {**NOT_FOUND, **NOT_A_PLAYER,
+               409: "the match is waiting, finished or cancelled (code match_not_active)"},
+    "rematch": {**NOT_FOUND, **NOT_A_PLAYER,
+                409: "the match is not finished (code match_not_finished)"},
+}
+"""The failures each scope documents: those of the match in the path, as the verb gives them."""
+
+
 def match_first(scope: Scope) -> Callable[[View], View]:
     """Place under the route's auth decorator, above its arguments: a malformed body or query
-    is answered 404, 403 or 409 when the match in the path says so, else 422 as before."""
+    is answered 404, 403 or 409 when the match in the path says so, else 422 as before. The
+    operation documents those failures."""
     def decorate(view: View) -> View:
         @wraps(view)
         def checked(*args: Any, **kwargs: Any) -> Any:
@@ -31,6 +55,10 @@ def match_first(scope: Scope) -> Callable[[View], View]:
                 caller = None if scope in ("read", "replay") else caller_id()
                 refuse_before_body(kwargs["match_id"], caller, scope)
                 raise
+        apidoc = deepcopy(getattr(view, "_apidoc", {}))
+        apidoc["manual_doc"] = deepupdate(apidoc.get("manual_doc", {}),
+                                          problems(DECLARED[scope]))
+        checked._apidoc = apidoc  # type: ignore[attr-defined]
         return checked  # type: ignore[return-value]
     return decorate
 

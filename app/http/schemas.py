@@ -10,6 +10,7 @@ from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, vali
                          validates_schema)
 
 from app.http.errors import ProblemSchema
+from app.infra.problems import PROBLEM_MIMETYPE
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, PLAYER_COUNTS, RULESETS
 from engine.actions import KINDS as ACTION_KINDS
 from engine.bots import BOT_LEVELS
@@ -972,8 +973,22 @@ def headers(*names: str) -> dict[str, str]:
 
 # --- documentation fragments for @blp.doc -----------------------------------------------
 
-AUTH_REQUIRED: dict[str, Any] = {"security": [{"bearerAuth": []}]}
-AUTH_OPTIONAL: dict[str, Any] = {"security": [{}, {"bearerAuth": []}]}
+def problems(described: dict[int, str]) -> dict[str, Any]:
+    """``@blp.doc`` responses: each status an ``application/problem+json`` problem, described
+    by the codes it carries."""
+    return {"responses": {str(status): {
+        "description": description,
+        "content": {PROBLEM_MIMETYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+        for status, description in described.items()}}
+
+
+AUTH_REQUIRED: dict[str, Any] = {
+    "security": [{"bearerAuth": []}],
+    **problems({401: "no token, or an unknown or malformed one (code unauthorized)"})}
+AUTH_OPTIONAL: dict[str, Any] = {
+    "security": [{}, {"bearerAuth": []}],
+    **problems({401: "a token that is unknown or malformed (code unauthorized); without "
+                     "one, the answer is a spectator's"})}
 
 
 def header_param(name: str, description: str, **schema: Any) -> dict[str, Any]:

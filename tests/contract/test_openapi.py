@@ -233,3 +233,40 @@ def test_every_integer_query_parameter_has_the_bounds_the_server_reads() -> None
                         eighteen_digits.add((path, p["name"]))
     assert eighteen_digits == {("/v1/matches/{match_id}/events", "after"),
                                ("/v1/matches/{match_id}/replay", "step")}
+
+
+def test_every_failure_api_md_names_is_declared_with_its_code() -> None:
+    """API.md's statuses are in the spec, each a problem naming its code: 401 wherever a token
+    is read, the actions' 401, 403, 404, 409, 412 and 422, 404 on every operation on a match
+    and on a player's profile, 403 `fixed_deals_disabled` at creation."""
+    spec = _spec()
+    operations = {op["operationId"]: op for item in spec["paths"].values()
+                  for method, op in item.items() if method in ("get", "post", "put", "patch",
+                                                               "delete")}
+
+    def declared(operation: str, status: str, code: str) -> None:
+        response = operations[operation]["responses"].get(status)
+        assert response is not None, (operation, status)
+        assert code in response["description"], (operation, status, response["description"])
+        assert "application/problem+json" in response["content"], (operation, status)
+
+    for name, op in operations.items():
+        if op.get("security"):
+            declared(name, "401", "unauthorized")
+    for status, code in [("403", "not_a_player"), ("404", "match_not_found"),
+                         ("409", "match_not_active"), ("412", "version_mismatch"),
+                         ("422", "illegal_action"), ("422", "validation_error")]:
+        declared("sendAction", status, code)
+    for name in ("getMatch", "listEvents", "streamMatch", "getReplay", "joinMatch",
+                 "leaveMatch", "resignMatch", "createRematch"):
+        declared(name, "404", "match_not_found")
+    declared("joinMatch", "409", "match_not_waiting")
+    declared("leaveMatch", "403", "not_a_player")
+    declared("leaveMatch", "409", "match_not_waiting")
+    declared("resignMatch", "403", "not_a_player")
+    declared("resignMatch", "409", "match_not_active")
+    declared("createRematch", "403", "not_a_player")
+    declared("createRematch", "409", "match_not_finished")
+    declared("getReplay", "409", "match_not_finished")
+    declared("createMatch", "403", "fixed_deals_disabled")
+    declared("getPlayer", "404", "player_not_found")

@@ -40,6 +40,7 @@ from app.http.schemas import (
     headers,
     links,
     not_modified_doc,
+    problems,
 )
 from app.live.recent import recent
 from app.play.view import full_view, view
@@ -52,6 +53,13 @@ blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and 
 @blp.arguments(MatchCreateSchema(), required=False, examples=examples(MATCH_EXAMPLES))
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
 @blp.doc(operationId="createMatch", **links((201,), "match_id", MATCH_OPERATIONS))
+@blp.doc(**problems({
+    403: "seed, deals or start_score where the server allows no fixed deals (code "
+         "fixed_deals_disabled); a player to invite has blocked you (code blocked); another "
+         "player's commitment (code commitment_not_yours)",
+    409: "too many matches waiting, or with bots, or invitations (codes "
+         "too_many_waiting_matches, too_many_bot_matches, too_many_invitations); a "
+         "commitment used already (code commitment_used)"}))
 def create(body: dict[str, Any]) -> Response:
     """Create a match; the creator takes a seat. Bots fill the seats named in `bots`."""
     player_id = caller_id()

@@ -22,7 +22,7 @@ from app.http.schemas import (IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
                          MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
                          PlayerLookupQuerySchema, PlayerProfileSchema, PlayerUpdateSchema,
                          RateLimitedProblemSchema, examples, headers, links,
-                         not_modified_doc)
+                         not_modified_doc, problems)
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
 
@@ -94,7 +94,7 @@ def rotate_token() -> Response:
 
 @blp.route("/players/<player_id>")
 @blp.response(200, PlayerProfileSchema)
-@blp.doc(operationId="getPlayer")
+@blp.doc(operationId="getPlayer", **problems({404: "no such player (code player_not_found)"}))
 def public_profile(player_id: str) -> Response:
     """A player's public profile (never the token)."""
     return json_response(players.player_profile(player_id))
