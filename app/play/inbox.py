@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import ColumnElement, any_, case, func, select
+from sqlalchemy import ColumnElement, Select, any_, case, func, select, true
 from sqlalchemy.orm import selectinload
 
 from app.db.extensions import db
@@ -37,15 +37,18 @@ def _listed(now: datetime) -> ColumnElement[bool]:
     return ~(Seat.invited & (Seat.joined_at <= now - invitation_ttl()))
 
 
-def page(player: Player, filters: dict[str, Any],
-         known: tuple[int, int, int] | None = None) -> dict[str, Any]:
+def page(player: Player, filters: dict[str, Any]) -> dict[str, Any]:
     """A page of the player's matches (invitations included), filtered by `status` and
     `your_turn`, from `offset`, `limit` long: `{"items", "next_offset", "awaiting",
-    "invitations"}`.
-    `known`: the player's `attention` when the caller has just read it (not read again)."""
+    "invitations"}`. The counts are read in the statement that reads the matches (one
+    snapshot), so that a move committed meanwhile never gives a page whose `awaiting`
+    disagrees with its items."""
+    now = datetime.now(timezone.utc)
     waits, turn = _waits_for_player(), _turn()
-    query = (select(Match).join(Seat, Seat.match_id == Match.id)
-             .where(Seat.player_id == player.id, _listed(datetime.now(timezone.utc)))
+    counts = _attention_query(player, now).subquery()
+    query = (select(Match, counts.c.turn, counts.c.invited)
+             .join(Seat, Seat.match_id == Match.id).join(counts, true())
+             .where(Seat.player_id == player.id, _listed(now))
              .options(selectinload(Match.seats).selectinload(Seat.player))
              .order_by(turn.desc(), Seat.invited.desc(),
                        case((turn, Match.deadline)).asc().nulls_last(),
@@ -55,23 +58,31 @@ def page(player: Player, filters: dict[str, Any],
         query = query.where(Match.status == filters["status"])
     if "your_turn" in filters:
         query = query.where(waits if filters["your_turn"] else ~func.coalesce(waits, False))
-    rows = db.session.execute(query).scalars().all()
+    rows = db.session.execute(query).all()
     more = len(rows) > filters["limit"]
-    counts = known or attention(player)
-    return {"items": [match_summary(m, player) for m in rows[:filters["limit"]]],
+    if rows:
+        awaiting, invitations = int(rows[0][1]), int(rows[0][2])
+    else:  # nothing listed: nothing for the counts to disagree with
+        awaiting, _, invitations = attention(player)
+    return {"items": [match_summary(row[0], player) for row in rows[:filters["limit"]]],
             "next_offset": filters["offset"] + filters["limit"] if more else None,
-            "awaiting": counts[0], "invitations": counts[2]}
+            "awaiting": awaiting, "invitations": invitations}
+
+
+def _attention_query(player: Player, now: datetime) -> Select[Any]:
+    """(turn, over, invited): the counts of `attention`, as a query."""
+    return (select(func.count().filter(_turn()).label("turn"),
+                   func.count().filter(Match.status.in_(OVER)).label("over"),
+                   func.count().filter(Seat.invited).label("invited"))
+            .select_from(Match).join(Seat, Seat.match_id == Match.id)
+            .where(Seat.player_id == player.id, _listed(now)))
 
 
 def attention(player: Player) -> tuple[int, int, int]:
     """(matches where it is the player's turn, matches of theirs that are over, pending
     invitations): a long poll on the inbox answers when one changes (their turn came, a match
     ended, an invitation arrived, was withdrawn or expired)."""
-    row = db.session.execute(
-        select(func.count().filter(_turn()), func.count().filter(Match.status.in_(OVER)),
-               func.count().filter(Seat.invited))
-        .select_from(Match).join(Seat, Seat.match_id == Match.id)
-        .where(Seat.player_id == player.id, _listed(datetime.now(timezone.utc)))).one()
+    row = db.session.execute(_attention_query(player, datetime.now(timezone.utc))).one()
     return int(row[0]), int(row[1]), int(row[2])
 
 
@@ -82,7 +93,7 @@ def news(player: Player, filters: dict[str, Any], seen: str | None,
     neither was asked for (then only a change of attention answers), and the player's
     attention is still `start`."""
     now = attention(player)
-    listed = page(player, filters, known=now)
+    listed = page(player, filters)
     your_turn = filters.get("your_turn")
     idle = (etag_matches(seen, list_tag(listed))
             or (your_turn and not listed["items"])
