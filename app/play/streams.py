@@ -182,6 +182,8 @@ def held(keys: list[str], check: Callable[[], list[bytes] | None],
     with holding.app.app_context():
         try:
             first = check()
+        except ApiError:  # (the caller's token replaced since the request was checked)
+            return
         finally:
             db.session.remove()
         chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
@@ -206,12 +208,29 @@ def match_frames(match_id: str, after: int | None, token_hash: str | None,
     return held([match_id], check, holding)
 
 
-def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
-    """A player's inbox stream: the matches that wait for them at once, and again whenever
-    that list changes."""
+def still_theirs(player_id: str, token_hash: str) -> None:
+    """Raise 401 once the token that hashes to `token_hash` no longer belongs to
+    `player_id` (replaced: `POST /v1/players/me/token`), so that a stream opened with it
+    ends as the old token stops working (as known here, else as read)."""
+    known = hub().known
+    if known.player(token_hash) == player_id:
+        return
+    generation = known.generation
+    found = db.session.execute(
+        select(Player.id).where(Player.token_hash == token_hash)).scalar_one_or_none()
+    if found != player_id:
+        raise ApiError(401, "unauthorized", "the bearer token is unknown")
+    known.learn_token(generation, token_hash, found)
+
+
+def inbox_frames(player: Player, token_hash: str, holding: Holding) -> Iterator[bytes]:
+    """A player's inbox stream (opened with the token that hashes to `token_hash`): the
+    matches that wait for them at once, and again whenever that list changes; it ends once
+    that token is replaced."""
     sent: list[str] = []
 
     def check() -> list[bytes] | None:
+        still_theirs(player.id, token_hash)
         keep_watched(inbox.open_matches(player), holding.heartbeat)  # (a match joined
         listed = inbox.page(player, INBOX_QUERY)  # later: its join wakes this stream)
         tag = inbox.list_tag(listed)
