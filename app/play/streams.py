@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from app.live.current import Current, current_for
 from app.play import conditional
 from app.play import inbox
+from app.play.players import still_theirs
 from app.infra import shutdown
 from app.live import watches
 from app.db.hot_sql import read_match
@@ -206,21 +207,6 @@ def match_frames(match_id: str, after: int | None, token_hash: str | None,
         return follower.changes()
 
     return held([match_id], check, holding)
-
-
-def still_theirs(player_id: str, token_hash: str) -> None:
-    """Raise 401 once the token that hashes to `token_hash` no longer belongs to
-    `player_id` (replaced: `POST /v1/players/me/token`), so that a stream opened with it
-    ends as the old token stops working (as known here, else as read)."""
-    known = hub().known
-    if known.player(token_hash) == player_id:
-        return
-    generation = known.generation
-    found = db.session.execute(
-        select(Player.id).where(Player.token_hash == token_hash)).scalar_one_or_none()
-    if found != player_id:
-        raise ApiError(401, "unauthorized", "the bearer token is unknown")
-    known.learn_token(generation, token_hash, found)
 
 
 def inbox_frames(player: Player, token_hash: str, holding: Holding) -> Iterator[bytes]:
