@@ -8,9 +8,10 @@ from typing import TypeVar
 from flask import current_app, request
 
 from app.db.extensions import db
-from app.http.auth import poll_key
+from app.http.auth import caller_id, poll_key, token_hash
 from app.live.hub import hub
 from app.live.pollcap import poll_slot
+from app.play.players import still_theirs
 
 T = TypeVar("T")
 
@@ -23,12 +24,24 @@ def wait_until(keys: Iterable[str], check: Callable[[], T | None], timeout: floa
     client has disconnected. What `check` returns stays bound to its session; objects
     loaded before a sleep are detached from the session the sleep released. `watch`: the
     matches whose actions must wake it (app/live/watches.py; every other change is notified
-    anyway)."""
+    anyway). A caller whose token is replaced meanwhile gets 401 at the next check."""
     found = hub()
+    digest = token_hash()
+    if isinstance(digest, str):  # (checked valid by the route: its player)
+        check = _while_token_holds(check, caller_id(), digest)
     with poll_slot(poll_key, poll_cap()):
         found.watch(watch, timeout)
         return found.wait_for(keys, check, timeout, request.environ,
                               before_sleep=db.session.remove)  # (the connection goes back)
+
+
+def _while_token_holds(check: Callable[[], T | None], player_id: str,
+                       digest: str) -> Callable[[], T | None]:
+    """`check`, after a 401 should the caller's token no longer be theirs."""
+    def checked() -> T | None:
+        still_theirs(player_id, digest)
+        return check()
+    return checked
 
 
 def poll_cap() -> int:

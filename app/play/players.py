@@ -8,6 +8,7 @@ from app.db.extensions import db
 from app.db.models import Player, id_can_exist
 from app.infra.problems import ApiError
 from app.infra.tokens import hash_token, new_token
+from app.live.hub import hub
 from app.play import handles
 from app.play.profiles import profile
 
@@ -38,6 +39,21 @@ def rotate_token(player: Player) -> str:
     token_replaced(db.session(), player.id)
     db.session.commit()
     return token
+
+
+def still_theirs(player_id: str, token_hash: str) -> None:
+    """401 once the token that hashes to `token_hash` no longer belongs to `player_id`
+    (replaced by :func:`rotate_token`): what a stream or a long poll, checked when it began,
+    checks again before it tells anything new (as this process knows the token, else read)."""
+    known = hub().known
+    if known.player(token_hash) == player_id:
+        return
+    generation = known.generation
+    found = db.session.execute(
+        db.select(Player.id).where(Player.token_hash == token_hash)).scalar_one_or_none()
+    if found != player_id:
+        raise ApiError(401, "unauthorized", "the bearer token is unknown")
+    known.learn_token(generation, token_hash, found)
 
 
 def update_profile(player: Player, changes: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 it changes, stores the result and notifies waiters (playing is in app.play.moves)."""
 from __future__ import annotations
 
+import hmac
 import secrets
 from datetime import datetime, timezone
 from typing import Any
@@ -168,6 +169,13 @@ def _start_if_full(match: Match, writes: Writes,
     store(match, state, writes=writes)  # a bot to act first is now due for the workers
 
 
+def _code_matches(sent: str | None, code: str | None) -> bool:
+    """Whether `sent` is the private match's invite `code`, compared in constant time (as
+    bytes: a code sent with non-ASCII characters is simply wrong)."""
+    return sent is not None and code is not None and hmac.compare_digest(
+        sent.encode(), code.encode())
+
+
 def join_match(player_id: str, match_id: str, seat: int | None,
                invite_code: str | None, client_seed: str | None = None) -> tuple[Answer, bool]:
     """Seat the player `player_id` with their `client_seed`; (their view, True) when a seat
@@ -188,7 +196,8 @@ def join_match(player_id: str, match_id: str, seat: int | None,
         if taken is not None:
             taken.invited = False
         else:
-            if match.visibility == "private" and invite_code != match.invite_code:
+            if match.visibility == "private" and not _code_matches(invite_code,
+                                                                   match.invite_code):
                 raise ApiError(403, "invalid_invite_code",
                                "this private match needs its invite code")
             numbers = {s.seat for s in match.seats}

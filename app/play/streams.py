@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from app.live.current import Current, current_for
 from app.play import conditional
 from app.play import inbox
+from app.play.players import still_theirs
 from app.infra import shutdown
 from app.live import watches
 from app.db.hot_sql import read_match
@@ -182,6 +183,8 @@ def held(keys: list[str], check: Callable[[], list[bytes] | None],
     with holding.app.app_context():
         try:
             first = check()
+        except ApiError:  # (the caller's token replaced since the request was checked)
+            return
         finally:
             db.session.remove()
         chunk: bytes | None = b"retry: 2000\n\n" + b"".join(first or ())
@@ -206,12 +209,14 @@ def match_frames(match_id: str, after: int | None, token_hash: str | None,
     return held([match_id], check, holding)
 
 
-def inbox_frames(player: Player, holding: Holding) -> Iterator[bytes]:
-    """A player's inbox stream: the matches that wait for them at once, and again whenever
-    that list changes."""
+def inbox_frames(player: Player, token_hash: str, holding: Holding) -> Iterator[bytes]:
+    """A player's inbox stream (opened with the token that hashes to `token_hash`): the
+    matches that wait for them at once, and again whenever that list changes; it ends once
+    that token is replaced."""
     sent: list[str] = []
 
     def check() -> list[bytes] | None:
+        still_theirs(player.id, token_hash)
         keep_watched(inbox.open_matches(player), holding.heartbeat)  # (a match joined
         listed = inbox.page(player, INBOX_QUERY)  # later: its join wakes this stream)
         tag = inbox.list_tag(listed)

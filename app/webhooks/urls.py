@@ -50,9 +50,20 @@ def parse(url: str, *, allow_http: bool) -> Target:
     return Target(scheme, parts.hostname, port or (443 if scheme == "https" else 80), path)
 
 
+NOT_GLOBAL = tuple(ipaddress.ip_network(n) for n in (
+    "192.0.0.0/24",    # IETF protocol assignments (RFC 6890)
+    "192.88.99.0/24",  # the deprecated 6to4 relay anycast (RFC 7526)
+    "fec0::/10",       # IPv6 site-local (RFC 3879): a private network's, where still routed
+    "3fff::/20",       # IPv6 documentation (RFC 9637)
+))
+"""Not public, whatever the running Python's `ipaddress` says (older versions call these
+global)."""
+
+
 def public(address: IPAddress) -> bool:
     """True for an address on the public internet: not private, loopback, link-local,
-    multicast, reserved, unspecified or shared (nor an IPv6 form that embeds one)."""
+    multicast, reserved, unspecified or shared (nor an IPv6 form that embeds one), nor in
+    NOT_GLOBAL."""
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped is not None:  # ::ffff:a.b.c.d is the IPv4 address itself
             return public(address.ipv4_mapped)
@@ -61,7 +72,8 @@ def public(address: IPAddress) -> bool:
         if embedded is not None and not public(embedded):
             return False
     return (address.is_global and not address.is_multicast and not address.is_reserved
-            and not address.is_link_local and not address.is_loopback)
+            and not address.is_link_local and not address.is_loopback
+            and not any(address in network for network in NOT_GLOBAL))
 
 
 def resolve(target: Target, *, allow_private: bool) -> list[IPAddress]:

@@ -78,3 +78,37 @@ def test_a_token_identifies_only_its_player(client: Any) -> None:
     assert m["you"] == {"seat": 0, "team": 0}
     r = client.get(f"/v1/matches/{m['id']}", headers=bob.headers)
     assert r.json["you"] is None
+
+
+@pytest.mark.parametrize("path", ["/v1/me/matches?wait=5", "/v1/matches/{match}/events?wait=5"])
+def test_a_long_poll_held_with_a_token_replaced_meanwhile_answers_401(
+        app: Any, client: Any, path: str) -> None:
+    """A rotated token stops working at once (API.md): a long poll held with it when it is
+    replaced shows nothing of what changes next (a leaked token's poll must not outlive it)."""
+    import threading
+    import time
+
+    ana, bob = register(client, "ana"), register(client, "bob")
+    match_id = create(client, ana, players=2, seat=0)["id"]
+    url = path.format(match=match_id)
+    first = client.get(url.replace("wait=5", "wait=0"), headers=ana.headers)
+    seen = {"If-None-Match": first.headers.get("ETag", "")}
+    after = first.json.get("next_after")
+    if after is not None:
+        url += f"&after={after}"
+    answers: list[Any] = []
+
+    def poll() -> None:  # in a thread of its own, as a server would (contexts are per thread)
+        answers.append(app.test_client().get(url, headers={**ana.headers, **seen}))
+
+    poller = threading.Thread(target=poll, daemon=True)
+    poller.start()
+    time.sleep(0.5)  # (the poll is waiting)
+    rotated = client.post("/v1/players/me/token", headers=ana.headers)
+    assert rotated.status_code == 200
+    r = client.post(f"/v1/matches/{match_id}/join", json={}, headers=bob.headers)
+    assert r.status_code == 200  # ana's match starts: a change for both polls
+    poller.join(10)
+    assert not poller.is_alive()
+    (answer,) = answers
+    assert answer.status_code == 401, answer.get_data(as_text=True)[:300]

@@ -1,4 +1,5 @@
-"""Security headers on every answer, and bearer tokens checked in constant time."""
+"""Security headers on every answer; bearer tokens and invite codes checked in constant
+time."""
 from __future__ import annotations
 
 import base64
@@ -98,3 +99,32 @@ def test_tokens_are_compared_in_constant_time(client: Any,
     monkeypatch.setattr(auth.hmac, "compare_digest", lambda a, b: False)
     r = client.get("/v1/players/me", headers=headers)
     assert r.status_code == 401 and r.get_json()["code"] == "unauthorized"
+
+
+def test_invite_codes_are_compared_in_constant_time(client: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import hmac
+
+    ana = _register(client)
+    bob = _register(client)
+    created = client.post("/v1/matches", json={"players": 2, "visibility": "private"},
+                          headers={"Authorization": f"Bearer {ana['token']}"})
+    assert created.status_code == 201
+    match_id, code = created.get_json()["id"], created.get_json()["invite_code"]
+    calls: list[tuple[bytes, bytes]] = []
+
+    def spy(a: Any, b: Any) -> bool:
+        if isinstance(a, bytes):  # (the tokens are compared as text)
+            calls.append((a, b))
+        return bool(a == b)
+
+    monkeypatch.setattr(hmac, "compare_digest", spy)
+    bob_auth = {"Authorization": f"Bearer {bob['token']}"}
+    for wrong in ("wrong", "çódigo", ""):  # (a non-ASCII code is refused, not a 500)
+        r = client.post(f"/v1/matches/{match_id}/join", json={"invite_code": wrong},
+                        headers=bob_auth)
+        assert r.status_code == 403 and r.get_json()["code"] == "invalid_invite_code"
+    r = client.post(f"/v1/matches/{match_id}/join", json={"invite_code": code},
+                    headers=bob_auth)
+    assert r.status_code == 200
+    assert calls[-1] == (code.encode(), code.encode()) and len(calls) == 4

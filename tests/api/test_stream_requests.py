@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +133,37 @@ def test_a_stream_hides_cards_as_the_log_does_and_opens_it_to_players_at_the_end
         assert streamed(viewer) == log
         dealt = [e for e in log if e["type"] == "hand_dealt"]
         assert [("hands" in e) for e in dealt] == [viewer is not None] * len(dealt)
+
+
+
+def test_the_inbox_stream_ends_once_its_token_is_replaced(app: Any, client: Any) -> None:
+    """A rotated token stops working at once (API.md): an inbox stream opened with it says
+    nothing more of the player's matches (a leaked token's stream must not outlive it)."""
+    app.config["STREAM_HEARTBEAT_SECONDS"] = 0.5
+    app.config["STREAM_MAX_SECONDS"] = 5
+    ana, bob = register(client, "ana"), register(client, "bob")
+    chunks: list[bytes] = []
+
+    def read() -> None:  # in a thread of its own, as a server would (contexts are per thread)
+        r = app.test_client().get("/v1/me/stream", headers=ana.headers, buffered=False)
+        assert r.status_code == 200
+        chunks.extend(r.response)
+        r.close()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 5
+    while not chunks and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert chunks and b"event: inbox" in chunks[0]
+    rotated = client.post("/v1/players/me/token", headers=ana.headers)
+    assert rotated.status_code == 200
+    # an invitation changes ana's inbox: the old token's stream must not be told of it
+    create(client, bob, players=2, seat=0, visibility="private",
+           invite=[{"seat": 1, "player_id": ana.id}])
+    reader.join(10)  # (the stream ends at once, or after STREAM_MAX_SECONDS)
+    assert not reader.is_alive()
+    later = b"".join(chunks[1:])
+    assert b"event: inbox" not in later, later[:300]
+    new = {"Authorization": "Bearer " + rotated.json["token"]}
+    assert client.get("/v1/me/matches?your_turn=true", headers=new).json["invitations"] == 1

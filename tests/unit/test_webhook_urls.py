@@ -14,6 +14,11 @@ from app.webhooks.urls import UnsafeUrl, check, parse, public
     "255.255.255.255", "192.0.2.1", "198.18.0.1",
     "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1",
     "::ffff:127.0.0.1", "::ffff:10.0.0.1", "2002:7f00:1::1", "2002:a00:1::1",
+    # what older Pythons' ipaddress calls global: IPv6 site-local (a private network's
+    # addresses where still routed), IETF protocol assignments, the deprecated 6to4
+    # relay anycast, IPv6 documentation (RFC 9637)
+    "fec0::1", "feff::1", "192.0.0.8", "192.0.0.1", "192.88.99.1", "3fff::1",
+    "::ffff:192.0.0.8", "2002:c000:8::1",
 ])
 def test_addresses_that_are_not_public(address: str) -> None:
     assert not public(ipaddress.ip_address(address))

@@ -112,4 +112,6 @@ def match_stream(args: dict[str, Any], match_id: str) -> Response:
 def inbox_stream() -> Response:
     """The caller's matches that wait for them, at once and whenever that list changes."""
     player = require_player()
-    return event_stream(streams.inbox_frames(player, _holding()))
+    token = bearer_token()
+    assert token is not None  # (require_player answered 401 without one)
+    return event_stream(streams.inbox_frames(player, hash_token(token), _holding()))
