@@ -129,7 +129,7 @@ WEBHOOK_PAYLOADS: dict[str, type[ResponseSchema]] = {
     "invited": _payload("invited", WebhookDataSchema,
                         "A seat of a match is reserved for them: join to accept."),
     "deadline_soon": _payload("deadline_soon", DeadlineSoonDataSchema,
-                              "Their turn's deadline is a quarter of the turn away."),
+                              "Their turn's deadline is near: a quarter of the turn away, at most an hour."),
     "turn_timed_out": _payload("turn_timed_out", TurnTimedOutDataSchema,
                                "Their turn's deadline passed: auto-played, or forfeited."),
 }

@@ -1,7 +1,9 @@
 """The inbox: a player's matches, most urgent first (GET /v1/me/matches).
 
 Order: the matches where the player's seat is to act, the nearest deadline first; then their
-invitations, the most recent first; then every other match, the most recently changed first.
+invitations, the most recently sent first (an invited seat's `joined_at` is when it was
+reserved: what the invitation's expiry counts from), whatever changed in their matches since;
+then every other match, the most recently changed first.
 `awaiting` counts the matches where it is the player's turn, `invitations` their pending
 invitations, whatever the filters and the page. An expired invitation is not listed.
 """
@@ -52,6 +54,7 @@ def page(player: Player, filters: dict[str, Any]) -> dict[str, Any]:
              .options(selectinload(Match.seats).selectinload(Seat.player))
              .order_by(turn.desc(), Seat.invited.desc(),
                        case((turn, Match.deadline)).asc().nulls_last(),
+                       case((Seat.invited, Seat.joined_at)).desc().nulls_last(),
                        Match.updated_at.desc(), Match.id)
              .offset(filters["offset"]).limit(filters["limit"] + 1))
     if "status" in filters:

@@ -64,8 +64,10 @@ class _PinnedHTTPS(_PinnedHTTP):
         self.sock = self.context.wrap_socket(self._open(), server_hostname=self.host)
 
 
-def _shut(conn: http.client.HTTPConnection) -> None:
-    """The total deadline passed: unblock any read or write on the connection."""
+def _shut(conn: http.client.HTTPConnection, fired: threading.Event) -> None:
+    """The total deadline passed: unblock any read or write on the connection (and say so:
+    what was read until then is not a complete answer)."""
+    fired.set()
     if conn.sock is not None:
         try:
             conn.sock.shutdown(socket.SHUT_RDWR)
@@ -92,7 +94,9 @@ def post(url: str, body: bytes, headers: dict[str, str], *, allow_http: bool,
             conn.close()
             last = exc
             continue
-        watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), _shut, (conn,))
+        fired = threading.Event()
+        watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), _shut,
+                                   (conn, fired))
         watchdog.daemon = True
         watchdog.start()
         try:
@@ -100,9 +104,13 @@ def post(url: str, body: bytes, headers: dict[str, str], *, allow_http: bool,
                          headers={**headers, "Content-Type": "application/json",
                                   "Connection": "close"})
             answer = conn.getresponse()
-            return Reply(answer.status, answer.read(MAX_ANSWER_BYTES))
+            reply = Reply(answer.status, answer.read(MAX_ANSWER_BYTES))
+            watchdog.cancel()
+            if fired.is_set():  # the shut socket ended the headers or the body early
+                raise OutboundError(f"no complete answer within {TOTAL_TIMEOUT:g} s")
+            return reply
         except (OSError, http.client.HTTPException) as exc:
-            if not watchdog.is_alive():
+            if fired.is_set() or not watchdog.is_alive():
                 raise OutboundError(f"no complete answer within {TOTAL_TIMEOUT:g} s") from None
             raise OutboundError(f"{type(exc).__name__}: {exc}") from None
         finally:
