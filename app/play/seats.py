@@ -171,9 +171,10 @@ def _start_if_full(match: Match, writes: Writes,
 
 def _code_matches(sent: str | None, code: str | None) -> bool:
     """Whether `sent` is the private match's invite `code`, compared in constant time (as
-    bytes: a code sent with non-ASCII characters is simply wrong)."""
+    bytes: a code sent with non-ASCII characters, a lone surrogate included, is simply
+    wrong)."""
     return sent is not None and code is not None and hmac.compare_digest(
-        sent.encode(), code.encode())
+        sent.encode("utf-8", "surrogatepass"), code.encode())
 
 
 def join_match(player_id: str, match_id: str, seat: int | None,
