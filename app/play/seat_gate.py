@@ -44,14 +44,8 @@ def _standing(match_id: str, player_id: str | None) -> tuple[str, bool, bool]:
 def refuse_outsider(match_id: str, player_id: str, verb: Verb) -> None:
     """Raise the error `verb`'s locked path would give the caller, when an unlocked read
     already proves it: 404 no match, 403 `not_a_player`, then 409 for a match past that
-    verb."""
-    status, seated, invited = _standing(match_id, player_id)
-    if not seated and not (verb == "leave" and invited):
-        raise ApiError(403, "not_a_player", "you have no seat in this match")
-    if verb == "leave" and status != "waiting":
-        raise ApiError(409, "match_not_waiting", "you can leave only before the match starts")
-    if verb == "resign" and status in ("finished", "cancelled"):
-        raise ApiError(409, "match_not_active", f"the match is {status}")
+    verb (a resign only once the match has ended: a waiting one may still start)."""
+    _refuse(match_id, player_id, verb, settled_only=True)
 
 
 def refuse_before_body(match_id: str, player_id: str | None, scope: Scope) -> None:
@@ -60,6 +54,12 @@ def refuse_before_body(match_id: str, player_id: str | None, scope: Scope) -> No
     match's state (409), in the order its verb checks them; nothing when those are right.
     The request fails either way, so an unlocked read is enough (API.md's order: 401, 404,
     403, 409, then 422)."""
+    _refuse(match_id, player_id, scope, settled_only=False)
+
+
+def _refuse(match_id: str, player_id: str | None, scope: Scope, *, settled_only: bool) -> None:
+    """The checks of both: with `settled_only`, a state that may still change (a waiting
+    match, for `act` or `resign`) is not refused."""
     status, seated, invited = _standing(match_id, player_id)
     if scope in ("replay", "rematch") and status != "finished":
         raise ApiError(409, "match_not_finished", f"the match is {status}, not finished")
@@ -73,5 +73,6 @@ def refuse_before_body(match_id: str, player_id: str | None, scope: Scope) -> No
         raise ApiError(403, "not_a_player", "you have no seat in this match")
     if scope == "leave" and status != "waiting":
         raise ApiError(409, "match_not_waiting", "you can leave only before the match starts")
-    if scope in ("act", "resign") and status != "active":
+    if scope in ("act", "resign") and status != "active" and not (
+            settled_only and status == "waiting"):
         raise ApiError(409, "match_not_active", f"the match is {status}")
