@@ -632,6 +632,9 @@ class MatchSummarySchema(ResponseSchema):
     turn_timeout = fields.Integer(allow_none=True, metadata={
         "description": "seconds a seat may take to act; null: no limit"})
     on_timeout = enum(["auto_play", "forfeit"])
+    fixed_deals = fields.Boolean(metadata={
+        "description": "the deals were fixed at creation (`seed`, `deals` or `start_score`), "
+                       "not drawn fairly: a match to think twice about joining"})
 
 
 class MatchListSchema(ResponseSchema):

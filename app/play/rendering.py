@@ -137,6 +137,7 @@ def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
         "invitation_expires_at": None if invitation is None or invitation.joined_at is None
         else iso(invitation_expires_at(invitation.joined_at)),
         "turn_timeout": match.turn_timeout, "on_timeout": match.on_timeout,
+        "fixed_deals": match.fixed_deals,
     }
 
 

@@ -39,6 +39,21 @@ def test_lists_public_waiting_matches_only(client: Any) -> None:
     assert started not in _ids(r.json)
 
 
+def test_the_lobby_says_which_matches_have_fixed_deals(client: Any) -> None:
+    # a seed, deals or a start score fixes what a joiner will be dealt: the lobby says so
+    # before anyone joins (the match view says it only to those who look at the match)
+    ana = register(client, "ana")
+    fair = create(client, ana)
+    seeded = create(client, ana, seed=7)
+    scored = create(client, ana, start_score=[11, 0])
+    flags = {item["id"]: item["fixed_deals"]
+             for item in client.get("/v1/matches").json["items"]}
+    assert flags == {fair["id"]: False, seeded["id"]: True, scored["id"]: True}
+    mine = {item["id"]: item["fixed_deals"]
+            for item in client.get("/v1/me/matches", headers=ana.headers).json["items"]}
+    assert mine == flags
+
+
 def test_a_match_leaves_the_lobby_when_it_starts(client: Any) -> None:
     ana, bob = register(client, "ana"), register(client, "bob")
     m = create(client, ana)
