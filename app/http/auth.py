@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from copy import deepcopy
-from functools import wraps
 from typing import Any, TypeVar
 
 from flask import current_app, g, request
-from flask_smorest.utils import deepupdate
 
 from app.infra.problems import ApiError
 from app.db.extensions import db
@@ -24,7 +21,7 @@ from app.db.models import Player
 from app.infra.tokens import hash_token, parse_bearer, token_hash_of
 from app.live.hub import hub
 from app.live.pollcap import token_key
-from app.http.schemas import AUTH_OPTIONAL, AUTH_REQUIRED
+from app.http.schemas import AUTH_OPTIONAL, AUTH_REQUIRED, documented
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -47,16 +44,12 @@ def _caller_if_sent() -> None:
 
 
 def _declared(view: View, security: dict[str, Any], check: Callable[[], object]) -> View:
-    @wraps(view)
-    def checked(*args: Any, **kwargs: Any) -> Any:
-        check()
-        return view(*args, **kwargs)
-
-    apidoc = deepcopy(getattr(view, "_apidoc", {}))
-    apidoc["manual_doc"] = deepupdate(apidoc.get("manual_doc", {}), deepcopy(security))
-    checked._apidoc = apidoc  # type: ignore[attr-defined]
-    checked.caller_check = check  # type: ignore[attr-defined]
-    return checked  # type: ignore[return-value]
+    """`view` with its caller `check`, which the ``before_request`` hooks run before anything
+    reads the body or query (:func:`check_caller_first`, :func:`check_options_caller`), and
+    `security` in its OpenAPI documentation."""
+    documented(view, view, security)
+    view.caller_check = check  # type: ignore[attr-defined]
+    return view
 
 
 def check_options_caller() -> None:

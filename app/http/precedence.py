@@ -5,15 +5,13 @@ and only then the body or query (422 `validation_error`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from copy import deepcopy
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask_smorest.utils import deepupdate
 from werkzeug.exceptions import HTTPException
 
 from app.http.auth import caller_id
-from app.http.schemas import problems
+from app.http.schemas import documented, problems
 from app.infra.problems import ApiError
 from app.play.seat_gate import Scope, refuse_before_body
 
@@ -55,10 +53,7 @@ def match_first(scope: Scope) -> Callable[[View], View]:
                 caller = None if scope in ("read", "replay") else caller_id()
                 refuse_before_body(kwargs["match_id"], caller, scope)
                 raise
-        apidoc = deepcopy(getattr(view, "_apidoc", {}))
-        apidoc["manual_doc"] = deepupdate(apidoc.get("manual_doc", {}),
-                                          problems(DECLARED[scope]))
-        checked._apidoc = apidoc  # type: ignore[attr-defined]
+        documented(checked, view, problems(DECLARED[scope]))
         return checked  # type: ignore[return-value]
     return decorate
 

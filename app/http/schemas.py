@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from flask_smorest.utils import deepupdate
 from marshmallow import (EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate,
                          validates_schema)
 
@@ -975,6 +977,14 @@ def headers(*names: str) -> dict[str, str]:
 
 
 # --- documentation fragments for @blp.doc -----------------------------------------------
+
+def documented(wrapper: Any, view: Any, fragment: dict[str, Any]) -> None:
+    """Give `wrapper` (a decorator's function around `view`) `view`'s OpenAPI documentation
+    with `fragment` merged in, as ``@blp.doc`` would."""
+    apidoc = deepcopy(getattr(view, "_apidoc", {}))
+    apidoc["manual_doc"] = deepupdate(apidoc.get("manual_doc", {}), deepcopy(fragment))
+    wrapper._apidoc = apidoc
+
 
 def problems(described: dict[int, str]) -> dict[str, Any]:
     """``@blp.doc`` responses: each status an ``application/problem+json`` problem, described

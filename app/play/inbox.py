@@ -42,13 +42,19 @@ def _listed(now: datetime) -> ColumnElement[bool]:
 def page(player: Player, filters: dict[str, Any]) -> dict[str, Any]:
     """A page of the player's matches (invitations included), filtered by `status` and
     `your_turn`, from `offset`, `limit` long: `{"items", "next_offset", "awaiting",
-    "invitations"}`. The counts are read in the statement that reads the matches (one
-    snapshot), so that a move committed meanwhile never gives a page whose `awaiting`
-    disagrees with its items."""
+    "invitations"}`."""
+    return _page_and_attention(player, filters)[0]
+
+
+def _page_and_attention(player: Player,
+                        filters: dict[str, Any]) -> tuple[dict[str, Any], tuple[int, int, int]]:
+    """:func:`page`, and the player's :func:`attention`, read in the statement that reads the
+    page's matches (one snapshot), so that a move committed meanwhile never gives a page whose
+    `awaiting` disagrees with its items (nor a long poll a page newer than its attention)."""
     now = datetime.now(timezone.utc)
     waits, turn = _waits_for_player(), _turn()
     counts = _attention_query(player, now).subquery()
-    query = (select(Match, counts.c.turn, counts.c.invited)
+    query = (select(Match, counts.c.turn, counts.c.over, counts.c.invited)
              .join(Seat, Seat.match_id == Match.id).join(counts, true())
              .where(Seat.player_id == player.id, _listed(now))
              .options(selectinload(Match.seats).selectinload(Seat.player))
@@ -63,13 +69,12 @@ def page(player: Player, filters: dict[str, Any]) -> dict[str, Any]:
         query = query.where(waits if filters["your_turn"] else ~func.coalesce(waits, False))
     rows = db.session.execute(query).all()
     more = len(rows) > filters["limit"]
-    if rows:
-        awaiting, invitations = int(rows[0][1]), int(rows[0][2])
-    else:  # nothing listed: nothing for the counts to disagree with
-        awaiting, _, invitations = attention(player)
-    return {"items": [match_summary(row[0], player) for row in rows[:filters["limit"]]],
-            "next_offset": filters["offset"] + filters["limit"] if more else None,
-            "awaiting": awaiting, "invitations": invitations}
+    # (nothing listed: nothing for the counts to disagree with, read on their own)
+    counts_now = (int(rows[0][1]), int(rows[0][2]), int(rows[0][3])) if rows \
+        else attention(player)
+    return ({"items": [match_summary(row[0], player) for row in rows[:filters["limit"]]],
+             "next_offset": filters["offset"] + filters["limit"] if more else None,
+             "awaiting": counts_now[0], "invitations": counts_now[2]}, counts_now)
 
 
 def _attention_query(player: Player, now: datetime) -> Select[Any]:
@@ -95,8 +100,7 @@ def news(player: Player, filters: dict[str, Any], seen: str | None,
     the page is the one `seen` (an If-None-Match), or empty under `your_turn=true`, or
     neither was asked for (then only a change of attention answers), and the player's
     attention is still `start`."""
-    now = attention(player)
-    listed = page(player, filters)
+    listed, now = _page_and_attention(player, filters)
     your_turn = filters.get("your_turn")
     idle = (etag_matches(seen, list_tag(listed))
             or (your_turn and not listed["items"])
