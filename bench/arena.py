@@ -57,6 +57,7 @@ from engine.bots import (
 )
 from engine.bots.expert import choose_expert
 from engine.bots.hard import choose_hard
+from engine.bots.tendencies import late_answers
 from engine.state import MatchState
 
 LADDER = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "easy"),
@@ -126,7 +127,7 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
     default); frozen_hard is the hard level of commit `frozen`; `on_decision` sees every
     decision as it is made; `stand_in(state, seat, level)` may return a bot to decide the
     turn instead of the level's own (a diagnostic's bot that sees the true `state`)."""
-    state, _ = engine.new_match(players=players, ruleset=ruleset, seed=seed)
+    state, events = engine.new_match(players=players, ruleset=ruleset, seed=seed)
     rngs = [random.Random(f"arena:{seed}:{seat}") for seat in range(players)]
     for _ in range(MAX_ACTIONS):
         if not state.to_act:
@@ -135,13 +136,16 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
         level = team_levels[seat % 2]
         bot = (stand_in and stand_in(state, seat, level)) or bot_for(level, hard_playouts,
                                                                       frozen)
+        if level == "hard" and bot is bot_for(level, hard_playouts, frozen):
+            bot = partial(bot, history=late_answers(events, seat % 2))  # as the worker does
         view = engine.view(state, seat)
         start = time.perf_counter()
         action = choose_with(bot, view, rngs[seat], budget_ms=budget_ms)
         if on_decision is not None:
             on_decision(Decision(seat, level, bot, view, action,
                                  (time.perf_counter() - start) * 1000))
-        state, _ = engine.apply(state, seat, action)
+        state, more = engine.apply(state, seat, action)
+        events += more
     assert state.winner_team is not None, "a match did not end"
     return state.winner_team
 

@@ -14,21 +14,29 @@ from sqlalchemy.orm.attributes import flag_modified
 
 import engine
 from app.db import hot_sql
-from app.infra.encoding import json_bytes
-from app.infra.problems import ApiError
 from app.db.extensions import db
-from app.play.bot_partners import REFUSE, bot_seats, players_refused, ready_bots
-from app.play.store import (FORFEIT, append_events, bump, load_state, lock_match, notify,
-                             record, store)
 from app.db.models import Match, Player, Seat
-from app.infra.encoding import etag_matches
+from app.db.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
+from app.infra.encoding import etag_matches, json_bytes
+from app.infra.problems import ApiError
+from app.live.hub import heard_version
+from app.live.recent import recent
+from app.play.bot_history import late_answers_in
+from app.play.bot_partners import REFUSE, bot_seats, players_refused, ready_bots
 from app.play.rendering import Answer, etag, match_view, view_answer
 from app.play.seat_gate import refuse_outsider
+from app.play.store import (
+    FORFEIT,
+    append_events,
+    bump,
+    load_state,
+    lock_match,
+    notify,
+    record,
+    store,
+)
 from app.webhooks.outbox import enqueue_deadline_soon, enqueue_turn_timed_out
-from app.live.hub import heard_version
-from app.db.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
-from app.live.recent import recent
-from engine.bots import choose
+from engine.bots import READING_LEVELS, choose
 
 
 def request_hash(body: dict[str, Any]) -> str:
@@ -197,7 +205,7 @@ def advance(match: Match, now: datetime) -> Step:
     if seat is not None:
         view = engine.view(load_state(match), seat)
         action = (dict(REFUSE) if players_refused(match, view)
-                  else choose(levels[seat], view, bot_rng(match, seat)))
+                  else _bot_move(match, seat, levels[seat], view))
         _apply(match, seat, None, action)
     elif match.deadline is not None and match.deadline <= now:
         _time_out(match, now)
@@ -214,6 +222,13 @@ def advance(match: Match, now: datetime) -> Step:
         return _no_new_version(match, "nothing")
     notify(match)
     return "bot_moved" if seat is not None else "timed_out"
+
+
+def _bot_move(match: Match, seat: int, level: str, view: dict[str, Any]) -> dict[str, Any]:
+    """The built-in bot's choice for `seat`, with what the match's log says of the opponents
+    when its level reads it (engine.bots.READING_LEVELS)."""
+    history = late_answers_in(match.id, seat % 2) if level in READING_LEVELS else None
+    return choose(level, view, bot_rng(match, seat), history=history)
 
 
 def _no_new_version(match: Match, step: Step) -> Step:

@@ -8,7 +8,8 @@ is taken in, so one that ends the hand itself (a refusal, the deciding card) is 
 the same value table as the others, not by a playout of the next deal (decision 0021). All
 actions share the same worlds and playout seeds, so their comparison is not blurred by luck.
 The most valuable action on average wins, except that a weak hand bluffs in the third trick
-where a raise costs little (bluffs.late_bluff) and a dump goes face down where hiding it costs
+where a raise costs little and the opponents have been folding to late raises (bluffs.late_bluff,
+from the match's `history`: tendencies.py) and a dump goes face down where hiding it costs
 nothing (concealment.hide_dump), both with 2 players.
 Worlds are weighted by how well they explain the opponents' calls and card plays
 (beliefs.world_weight): a uniform deal would credit a caller with average cards and so accept
@@ -34,6 +35,7 @@ from .beliefs import world_weight
 from .bluffs import late_bluff
 from .concealment import hide_dump
 from .playout import play_out_hand
+from .tendencies import LateAnswers
 from .value import match_value
 
 DEFAULT_PLAYOUTS = 360
@@ -44,11 +46,13 @@ MIN_WORLDS = 6
 
 
 def choose_hard(view: dict[str, Any], rng: random.Random, *, budget_ms: float | None = None,
-                playouts: int | None = None) -> dict[str, Any]:
+                playouts: int | None = None, history: LateAnswers | None = None
+                ) -> dict[str, Any]:
     """The most valuable of the view's legal actions over the searched worlds (`playouts`:
-    DEFAULT_PLAYOUTS when None; `budget_ms`: DEFAULT_BUDGET_MS when None)."""
+    DEFAULT_PLAYOUTS when None; `budget_ms`: DEFAULT_BUDGET_MS when None; `history`: the
+    opponents' answers to the team's late raises in the match, None when unknown)."""
     return search(view, view["legal_actions"], rng, world_weight, budget_ms=budget_ms,
-                  playouts=playouts)
+                  playouts=playouts, history=history)
 
 
 Draw = Callable[[dict[str, Any], random.Random, int], MatchState]
@@ -59,7 +63,8 @@ to measure what knowing it would be worth)."""
 
 def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random,
            weigh: Callable[[MatchState, int], float], *, budget_ms: float | None = None,
-           playouts: int | None = None, draw: Draw = determinize) -> dict[str, Any]:
+           playouts: int | None = None, draw: Draw = determinize,
+           history: LateAnswers | None = None) -> dict[str, Any]:
     """The most valuable of `actions` (legal in `view`) over worlds drawn from the view with
     `draw`, each weighted by `weigh(world, seat)`, every action played out on the same worlds
     and seeds; or its face-down twin, or a late bluff close to it (concealment, bluffs)."""
@@ -85,4 +90,4 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
     best = max(range(len(actions)), key=totals.__getitem__)
     values = [t / weights for t in totals] if weights > 0 else totals
     chosen = hide_dump(view, actions, values, best)
-    return dict(actions[late_bluff(view, actions, values, chosen)])
+    return dict(actions[late_bluff(view, actions, values, chosen, history)])

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any, Protocol
 
 from .easy import choose_easy
 from .hard import choose_hard
 from .medium import choose_medium
 from .random_bot import choose_random
+from .tendencies import LateAnswers
 
 
 class Bot(Protocol):
@@ -27,6 +29,20 @@ SEARCHING_LEVELS = ("hard",)
 """The levels that search for every decision: the ones that cost the most to run."""
 
 
+class ReadingBot(Protocol):
+    """A level that also reads the match so far: `history` is how the opponents answered its
+    team's late raises (tendencies.late_answers; None: unknown)."""
+
+    def __call__(self, view: dict[str, Any], rng: random.Random, *,
+                 budget_ms: float | None = None,
+                 history: LateAnswers | None = None) -> dict[str, Any]: ...
+
+
+READERS: dict[str, ReadingBot] = {"hard": choose_hard}
+READING_LEVELS = tuple(READERS)
+"""The levels that also read the match so far (`history=`)."""
+
+
 def choose_with(bot: Bot, view: dict[str, Any], rng: random.Random, *,
                 budget_ms: float | None = None) -> dict[str, Any]:
     """One item of `view["legal_actions"]` chosen by `bot`; the only legal action, when there
@@ -40,13 +56,19 @@ def choose_with(bot: Bot, view: dict[str, Any], rng: random.Random, *,
 
 
 def choose(level: str, view: dict[str, Any], rng: random.Random, *,
-           budget_ms: float | None = None) -> dict[str, Any]:
+           budget_ms: float | None = None, history: LateAnswers | None = None
+           ) -> dict[str, Any]:
     """One item of `view["legal_actions"]` chosen by the bot `level` for the view's seat.
 
     `view` is exactly `engine.view(state, seat)` for a seat that may act; `budget_ms` caps the
-    hard level's thinking time (default DEFAULT_BUDGET_MS). ValueError for an unknown level.
+    hard level's thinking time (default DEFAULT_BUDGET_MS); `history` is how the opponents
+    answered the seat's team's late raises so far in the match, for the READING_LEVELS (None:
+    unknown). ValueError for an unknown level.
     """
     bot = BOTS.get(level)
     if bot is None:
         raise ValueError(f"unknown bot level {level!r}")
+    reader = READERS.get(level)
+    if history is not None and reader is not None:
+        bot = partial(reader, history=history)
     return choose_with(bot, view, rng, budget_ms=budget_ms)

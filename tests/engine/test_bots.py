@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import MatchState
-from engine.bots import AVAILABLE_LEVELS, BOT_LEVELS, BOTS, choose, choose_with
+from engine.bots import AVAILABLE_LEVELS, BOT_LEVELS, BOTS, LateAnswers, choose, choose_with
 from engine.bots import hard as hard_bot
 from engine.bots.hard import choose_hard
 from engine.bots.playout import play_out_hand
@@ -28,9 +28,10 @@ FAST_HARD = 12
 
 
 def decide(level: str, view: dict[str, Any], seed: int) -> dict[str, Any]:
-    if level == "hard":  # a small deterministic budget; the time cap far away
-        return choose_with(partial(choose_hard, playouts=FAST_HARD), view, random.Random(seed),
-                           budget_ms=60_000)
+    if level == "hard":  # a small deterministic budget; the time cap far away; a match so far
+        history = LateAnswers(seed % 3, seed % 3 + seed % 4)  # that folds, or calls, or is new
+        return choose_with(partial(choose_hard, playouts=FAST_HARD, history=history), view,
+                           random.Random(seed), budget_ms=60_000)
     return choose(level, view, random.Random(seed))
 
 
