@@ -52,12 +52,13 @@ from engine.bots import (
     BOTS,
     DEFAULT_BUDGET_MS,
     DEFAULT_PLAYOUTS,
+    READING_LEVELS,
     SEARCHING_LEVELS,
     choose_with,
+    late_answers,
 )
 from engine.bots.expert import choose_expert
 from engine.bots.hard import choose_hard
-from engine.bots.tendencies import late_answers
 from engine.state import MatchState
 
 LADDER = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "easy"),
@@ -134,10 +135,11 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
             break
         seat = state.to_act[0]
         level = team_levels[seat % 2]
-        bot = (stand_in and stand_in(state, seat, level)) or bot_for(level, hard_playouts,
-                                                                      frozen)
-        if level == "hard" and bot is bot_for(level, hard_playouts, frozen):
-            bot = partial(bot, history=late_answers(events, seat % 2))  # as the worker does
+        bot = stand_in and stand_in(state, seat, level)
+        if not bot:
+            bot = bot_for(level, hard_playouts, frozen)
+            if level in READING_LEVELS:  # the match so far, as the worker hands it
+                bot = partial(bot, history=late_answers(events, seat % 2))
         view = engine.view(state, seat)
         start = time.perf_counter()
         action = choose_with(bot, view, rngs[seat], budget_ms=budget_ms)

@@ -9,18 +9,14 @@ from sqlalchemy import select
 
 from app.db.extensions import db
 from app.db.models import Event
-from engine.bots import LateAnswers, late_answers
-
-BETTING_EVENTS = ("hand_dealt", "trick_won", "trick_tied", "raised", "raise_accepted",
-                  "raise_refused")
-"""The events tendencies.late_answers counts from."""
+from engine.bots import COUNTED_EVENTS, LateAnswers, late_answers
 
 
 def late_answers_in(match_id: str, team: int) -> LateAnswers:
     """How `team`'s opponents answered its late raises so far in match `match_id`."""
     rows = db.session.execute(
         select(Event.type, Event.data["seat"].astext, Event.data["team_refused"].astext)
-        .where(Event.match_id == match_id, Event.type.in_(BETTING_EVENTS))
+        .where(Event.match_id == match_id, Event.type.in_(COUNTED_EVENTS))
         .order_by(Event.seq)).all()
     return late_answers(({"type": kind, "seat": seat, "team_refused": refused != "false"}
                          for kind, seat, refused in rows), team)

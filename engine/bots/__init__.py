@@ -9,11 +9,11 @@ from __future__ import annotations
 from .hard import DEFAULT_BUDGET_MS, DEFAULT_PLAYOUTS
 from .random_bot import choose_random
 from .registry import BOTS, READING_LEVELS, SEARCHING_LEVELS, Bot, choose, choose_with
-from .tendencies import LateAnswers, late_answers
+from .tendencies import COUNTED_EVENTS, LateAnswers, late_answers
 
 BOT_LEVELS = tuple(BOTS)
 AVAILABLE_LEVELS = BOT_LEVELS
 
-__all__ = ["AVAILABLE_LEVELS", "BOTS", "BOT_LEVELS", "DEFAULT_BUDGET_MS", "DEFAULT_PLAYOUTS",
-           "READING_LEVELS", "SEARCHING_LEVELS", "Bot", "LateAnswers", "choose",
-           "choose_random", "choose_with", "late_answers"]
+__all__ = ["AVAILABLE_LEVELS", "BOTS", "BOT_LEVELS", "COUNTED_EVENTS", "DEFAULT_BUDGET_MS",
+           "DEFAULT_PLAYOUTS", "READING_LEVELS", "SEARCHING_LEVELS", "Bot", "LateAnswers",
+           "choose", "choose_random", "choose_with", "late_answers"]

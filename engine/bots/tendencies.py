@@ -12,6 +12,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+COUNTED_EVENTS = ("hand_dealt", "trick_won", "trick_tied", "raised", "raise_accepted",
+                  "raise_refused")
+"""The only event types late_answers reads (a store may select just these)."""
+
 PRIOR_REFUSED = 1.0
 PRIOR_ANSWERS = 3.0
 """The belief before any answer is seen: one refusal in three answers (a fold rate of 1/3)."""
