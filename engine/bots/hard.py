@@ -10,7 +10,9 @@ actions share the same worlds and playout seeds, so their comparison is not blur
 The most valuable action on average wins, except that a weak hand bluffs in the third trick
 where a raise costs little and the opponents have been folding to late raises (bluffs.late_bluff,
 from the match's `history`: tendencies.py) and a dump goes face down where hiding it costs
-nothing (concealment.hide_dump), both with 2 players.
+nothing (concealment.hide_dump), both with 2 players; and against opponents who call late
+raises, a weak raise after the first trick that the search values only a little above its best
+other action gives way to that action (bluffs.drop_called_bluff), at any table size.
 Worlds are weighted by how well they explain the opponents' calls and card plays
 (beliefs.world_weight): a uniform deal would credit a caller with average cards and so accept
 far too many calls.
@@ -32,7 +34,7 @@ from ..determinize import determinize
 from ..play import apply
 from ..state import MatchState
 from .beliefs import world_weight
-from .bluffs import late_bluff
+from .bluffs import drop_called_bluff, late_bluff
 from .concealment import hide_dump
 from .playout import play_out_hand
 from .tendencies import LateAnswers
@@ -67,7 +69,8 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
            history: LateAnswers | None = None) -> dict[str, Any]:
     """The most valuable of `actions` (legal in `view`) over worlds drawn from the view with
     `draw`, each weighted by `weigh(world, seat)`, every action played out on the same worlds
-    and seeds; or its face-down twin, or a late bluff close to it (concealment, bluffs)."""
+    and seeds; or its face-down twin, or a late bluff close to it, or the best other action
+    instead of a weak raise against callers (concealment, bluffs)."""
     start = time.perf_counter()
     limit = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
     budget = DEFAULT_PLAYOUTS if playouts is None else playouts
@@ -90,4 +93,5 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
     best = max(range(len(actions)), key=totals.__getitem__)
     values = [t / weights for t in totals] if weights > 0 else totals
     chosen = hide_dump(view, actions, values, best)
+    chosen = drop_called_bluff(view, actions, values, chosen, history)
     return dict(actions[late_bluff(view, actions, values, chosen, history)])

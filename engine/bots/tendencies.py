@@ -4,7 +4,8 @@ A late raise is one made after its hand's first trick. Who answers it, and how, 
 match's event log: raises, their answers, the trick boundaries), so the count reads no card.
 `hard` bluffs late only against opponents who fold to such raises more often than a bluffed
 truco needs (bluffs.late_bluff): against a caller a bluff only loses, and against a folder
-the bluffs are the answer to folding every middling hand (decision 0035).
+the bluffs are the answer to folding every middling hand (decision 0035). Against callers it
+also drops its search's own marginal raises on weak cards (bluffs.drop_called_bluff, 0036).
 """
 from __future__ import annotations
 
