@@ -53,9 +53,8 @@ def late_bluff(view: dict[str, Any], actions: list[dict[str, Any]], values: list
             or against_callers(history):
         return best
     obs = observe(view)
-    if (obs.players != BLUFF_PLAYERS or obs.pending is not None or obs.cards is None
-            or len(obs.results) + 1 != BLUFF_TRICK
-            or not weak(obs)):
+    if (obs.players != BLUFF_PLAYERS or obs.pending is not None
+            or len(obs.results) + 1 != BLUFF_TRICK or not weak(obs)):
         return best
     return raise_at
 
@@ -72,9 +71,7 @@ def drop_called_bluff(view: dict[str, Any], actions: list[dict[str, Any]], value
     if obs.pending is not None or not obs.results or not weak(obs):
         return chosen
     others = [i for i, a in enumerate(actions) if a["type"] != "raise"]
-    if not others:
-        return chosen
-    other = max(others, key=values.__getitem__)
+    other = max(others, key=values.__getitem__, default=chosen)
     return other if values[chosen] - values[other] < CALLED_MARGIN else chosen
 
 
