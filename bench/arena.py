@@ -68,6 +68,8 @@ HARD_CHECKS = (("hard", "frozen_hard"),) + tuple(("hard", e) for e in EXPLOITERS
 EXPERT_PAIRS = (("expert", "hard"), ("expert", "medium"), ("expert", "easy")) + tuple(
     ("expert", e) for e in EXPLOITERS)
 SEARCHERS = (*SEARCHING_LEVELS, "frozen_hard", "expert")
+READERS = (*READING_LEVELS, "expert")
+"""The levels handed the match so far (the expert reads it as `hard` does)."""
 """Levels that search: their pairings play fewer matches (each match costs more)."""
 CONFIGS = ((2, "paulista"), (2, "mineiro"), (4, "paulista"), (4, "mineiro"))
 SIX_PLAYER_CONFIGS = ((6, "paulista"), (6, "mineiro"))
@@ -138,7 +140,7 @@ def play_match(team_levels: tuple[str, str], players: int, ruleset: str, seed: i
         bot = stand_in and stand_in(state, seat, level)
         if not bot:
             bot = bot_for(level, hard_playouts, frozen)
-            if level in READING_LEVELS:  # the match so far, as the worker hands it
+            if level in READERS:  # the match so far, as the worker hands it
                 bot = partial(bot, history=late_answers(events, seat % 2))
         view = engine.view(state, seat)
         start = time.perf_counter()

@@ -28,6 +28,7 @@ from .hard import choose_hard, search
 from .observation import observe
 from .reading import Betting, key_at, replay
 from .strategy_table import StrategyTable, shipped_table
+from .tendencies import LateAnswers
 
 TABLE_TRICK = 3
 """The trick whose bets (play on or raise) the table draws, with 2 players; `hard`'s search
@@ -47,17 +48,19 @@ def covers(view: dict[str, Any]) -> bool:
 
 
 def choose_expert(view: dict[str, Any], rng: random.Random, *, budget_ms: float | None = None,
-                  playouts: int | None = None) -> dict[str, Any]:
+                  playouts: int | None = None, history: LateAnswers | None = None
+                  ) -> dict[str, Any]:
     """The expert level's choice among the view's legal actions (`playouts` and `budget_ms`
-    bound the card search as the hard level's)."""
+    bound the card search as the hard level's; `history`, the opponents' answers to the team's
+    late raises, goes to the hard level's search where it decides)."""
     if not covers(view):
-        return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
+        return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts, history=history)
     obs = observe(view)
     call = obs.raise_action()
     table_bets = obs.players == 2 and len(obs.results) + 1 == TABLE_TRICK
     if obs.pending is not None or (call is not None and not table_bets):
         # the search's answers and most of its bets beat the table's (decision 0030)
-        return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
+        return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts, history=history)
     table = shipped_table()
     structure = determinize(view, random.Random(0))  # public facts; the seat's cards are real
     made, now = replay(structure.hand.calls, view["ruleset"])
@@ -66,7 +69,8 @@ def choose_expert(view: dict[str, Any], rng: random.Random, *, budget_ms: float 
         key = key_at(structure, obs.seat, len(h.tricks) - 1, len(h.tricks[-1].plays), now)
         probs = table.probabilities(key)
         if probs is None:
-            return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts)
+            return choose_hard(view, rng, budget_ms=budget_ms, playouts=playouts,
+                               history=history)
         if _raises(probs, rng):
             return dict(call)
     plays = [a for a in obs.legal if a["type"] == "play"]

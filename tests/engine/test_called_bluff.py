@@ -12,16 +12,8 @@ from engine import MatchState
 from engine.bots import LateAnswers, hard
 from engine.bots.bluffs import BLUFF_FOLD_RATE, CALLED_MARGIN, drop_called_bluff
 from engine.bots.hard import choose_hard
-from tests.support.bot_positions import fixed, play
-
-CALLERS = LateAnswers(refused=0, answered=4)
-FOLDERS = LateAnswers(refused=4, answered=4)
-
-
-def second_trick(cards: list[str]) -> MatchState:
-    """2-player Paulista, vira 4d: seat 0 takes trick 1 with Kc over Qd and leads trick 2
-    holding `cards`."""
-    return play(fixed(2, [["Kc", *cards], ["Qd", "Ac", "4s"]]), (0, "Kc"), (1, "Qd"))
+from tests.support.bot_positions import fixed
+from tests.support.called_bluffs import CALLERS, FOLDERS, second_trick, the_raise
 
 
 def spot(state: MatchState, seat: int, lead: float = CALLED_MARGIN / 2
@@ -95,10 +87,6 @@ def test_a_chosen_play_stays() -> None:
 @pytest.mark.parametrize(("history", "kind"), [(CALLERS, "play"), (FOLDERS, "raise")])
 def test_the_hard_search_drops_its_weak_raise_against_callers(
         history: LateAnswers, kind: str, monkeypatch: Any) -> None:
-    def the_raise(view: dict[str, Any], actions: list[dict[str, Any]], values: list[float],
-                  best: int) -> int:
-        return next(i for i, a in enumerate(actions) if a["type"] == "raise")
-
     monkeypatch.setattr(hard, "hide_dump", the_raise)  # the search settles on its raise
     view = engine.view(second_trick(["6h", "7s"]), 0)
     chosen = choose_hard(view, random.Random(5), playouts=60, budget_ms=60_000,

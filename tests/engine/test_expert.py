@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine.bots import choose_with
+from engine.bots import LateAnswers, choose_with, hard
 from engine.bots.abstraction import (
     ANSWER,
     BET,
@@ -29,6 +29,7 @@ from engine.cards import strengths
 from engine.determinize import determinize
 from engine.rules import RULESETS
 from tests.support.bot_positions import hide_differently, position
+from tests.support.called_bluffs import CALLERS, FOLDERS, second_trick, the_raise
 from tests.support.kuhn import GAME_VALUE, Kuhn
 
 FAST = 12
@@ -323,6 +324,18 @@ def test_a_first_trick_spot_that_may_raise_is_the_hard_searchs(players: int,
         view = engine.view(state, state.to_act[0])
         assert covers(view) and any(a["type"] == "raise" for a in view["legal_actions"])
         assert_decided_by_hard(view)
+
+
+@pytest.mark.parametrize(("history", "kind"), [(CALLERS, "play"), (FOLDERS, "raise")])
+def test_the_hard_search_reads_the_match_so_far_for_the_expert(
+        history: LateAnswers, kind: str, monkeypatch: Any) -> None:
+    # hard's search settles on its raise; against callers the weak one is dropped (0036)
+    monkeypatch.setattr(hard, "hide_dump", the_raise)
+    view = engine.view(second_trick(["6h", "7s"]), 0)
+    assert covers(view)
+    chosen = choose_expert(view, random.Random(5), playouts=60, budget_ms=60_000,
+                           history=history)
+    assert chosen["type"] == kind
 
 
 @pytest.mark.parametrize("config", [
