@@ -226,8 +226,10 @@ def advance(match: Match, now: datetime) -> Step:
 
 def _bot_move(match: Match, seat: int, level: str, view: dict[str, Any]) -> dict[str, Any]:
     """The built-in bot's choice for `seat`, with what the match's log says of the opponents
-    when its level reads it (engine.bots.READING_LEVELS)."""
-    history = late_answers_in(match.id, seat % 2) if level in READING_LEVELS else None
+    when its level reads it (engine.bots.READING_LEVELS) and has a choice to make (the only
+    legal action is taken without asking the bot, so the log is not read for it)."""
+    reads = level in READING_LEVELS and len(view["legal_actions"]) > 1
+    history = late_answers_in(match.id, seat % 2) if reads else None
     return choose(level, view, bot_rng(match, seat), history=history)
 
 

@@ -3,9 +3,12 @@ far: the worker counts them from the match's stored event log (app/play/bot_hist
 same count the engine's own events give, and hands it to the bot; other levels get none."""
 from __future__ import annotations
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
+
+import engine
 
 from app.play import moves
 from app.play.bot_history import late_answers_in
@@ -67,3 +70,25 @@ def test_the_worker_hands_the_count_to_a_reading_level(client: Any, app: Any,
     assert all(lvl == level for lvl, _, _ in asked)
     for _, history, count in asked:
         assert history == (count if reads else None)
+
+
+@pytest.mark.parametrize(("after", "reads"), [(["raise", "accept"], False), ([], True)])
+def test_the_log_is_read_only_for_a_choice(monkeypatch: Any, after: list[str],
+                                           reads: bool) -> None:
+    # seat 0 follows in the third trick with its last card; after its own raise was accepted
+    # it may not raise again, so that card is its only action
+    read: list[int] = []
+    monkeypatch.setattr(moves, "late_answers_in",
+                        lambda match_id, team: read.append(team) or LateAnswers())
+    state, _ = engine.new_match(players=2, seed=SEED, deals=[DEAL],
+                                options={"first_dealer": 1, "face_down": False})
+    for seat, kind in enumerate(after):
+        state, _ = engine.apply(state, seat, {"type": kind})
+    for seat, card in ((0, "Kc"), (1, "Qd"), (0, "6h"), (1, "Jd"), (1, "4s")):
+        state, _ = engine.apply(state, seat, {"type": "play", "card": card})
+    view = engine.view(state, 0)
+    match = SimpleNamespace(id="m_test", seed=SEED, version=1)
+    action = moves._bot_move(cast(Any, match), 0, "hard", view)
+    assert action in view["legal_actions"]
+    assert (len(view["legal_actions"]) > 1) is reads
+    assert read == ([0] if reads else [])
