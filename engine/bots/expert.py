@@ -11,6 +11,9 @@ Card play is a determinized search like the hard level's, with each world weight
 likely the table makes the opponents' calls of the hand given that world's cards, times the
 hard level's card-play likelihood (beliefs.world_weight).
 
+Where `hard`'s search decides, it gets the match's `history` as `hard` does (tendencies.py: its
+late bluffs only against folders, its weak late raises dropped against callers; decision 0037).
+
 Hands and options the abstraction does not cover (`covers`: mão de onze and de ferro, raise
 caps, all_ties mao_team, forced highest cards, and with 4 or 6 players any response mode but
 the default), and information sets the table never reached, are decided by `choose_hard`.
