@@ -68,9 +68,9 @@ HARD_CHECKS = (("hard", "frozen_hard"),) + tuple(("hard", e) for e in EXPLOITERS
 EXPERT_PAIRS = (("expert", "hard"), ("expert", "medium"), ("expert", "easy")) + tuple(
     ("expert", e) for e in EXPLOITERS)
 SEARCHERS = (*SEARCHING_LEVELS, "frozen_hard", "expert")
+"""Levels that search: their pairings play fewer matches (each match costs more)."""
 READERS = (*READING_LEVELS, "expert")
 """The levels handed the match so far (the expert reads it as `hard` does)."""
-"""Levels that search: their pairings play fewer matches (each match costs more)."""
 CONFIGS = ((2, "paulista"), (2, "mineiro"), (4, "paulista"), (4, "mineiro"))
 SIX_PLAYER_CONFIGS = ((6, "paulista"), (6, "mineiro"))
 """Only with --players 6: issue 24's measures are 2- and 4-player, and 6-player matches are
