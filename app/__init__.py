@@ -21,6 +21,7 @@ from app.infra.config import normalise_database_url
 from app.http.errors import ApiRequest, register_error_handlers
 from app.infra.metrics import routes
 from app.http.request_log import RequestLog
+from app.http.responses import untyped_when_empty
 # (aliased: the subpackage app.http.routes would shadow a global named ``api`` in this package)
 from app.http.api_spec import api as smorest_api
 from app.db.extensions import db, migrate
@@ -63,6 +64,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.before_request(auth.check_options_caller)  # (after the CORS preflight answer)
     app.before_request_funcs.setdefault(None, []).insert(0, auth.check_caller_first)
     body.init_app(app)  # (first of all: the body read, then the caller, then the rest)
+    app.after_request(untyped_when_empty)  # (runs after the next: hooks run last-in first)
     security_headers.init_app(app)
 
     from app.db import models  # noqa: F401  (register the tables on db.metadata)

@@ -33,6 +33,15 @@ def answer_response(answer: Answer, headers: dict[str, str] | None = None) -> Re
                          {**answer.headers, **(headers or {})})
 
 
+def untyped_when_empty(response: Response) -> Response:
+    """``after_request``: a 204 or 304 has no body, so no ``Content-Type`` (Flask's default
+    would label the empty answer ``text/html``). Registered before the security headers, so
+    it runs after them: they read the type to pick a page's policy."""
+    if response.status_code in (204, 304):
+        del response.headers["Content-Type"]
+    return response
+
+
 def not_modified(tag: str) -> Response:
     response = current_app.response_class(status=304)
     response.headers.extend(tagged(tag))

@@ -45,6 +45,24 @@ def test_json_answers_errors_and_304s_carry_the_headers(client: Any) -> None:
         assert r.headers["Content-Security-Policy"] == API_POLICY
 
 
+def test_answers_without_a_body_carry_no_type(client: Any) -> None:
+    """A 204 or 304 is not labelled text/html (Flask's default for an empty answer)."""
+    player, other = _register(client), _register(client)
+    auth_header = {"Authorization": f"Bearer {player['token']}"}
+    created = client.post("/v1/matches", json={}, headers=auth_header)
+    unchanged = client.get(f"/v1/matches/{created.get_json()['id']}",
+                           headers={**auth_header, "If-None-Match": created.headers["ETag"]})
+    hook = client.post("/v1/me/webhooks", json={"url": "https://push.example/truco"},
+                       headers=auth_header).get_json()
+    assert client.put(f"/v1/me/blocks/{other['id']}", headers=auth_header).status_code == 200
+    answers = [unchanged, client.delete(f"/v1/me/webhooks/{hook['id']}", headers=auth_header),
+               client.delete(f"/v1/me/blocks/{other['id']}", headers=auth_header)]
+    assert [r.status_code for r in answers] == [304, 204, 204]
+    for r in answers:
+        assert "Content-Type" not in r.headers and r.get_data() == b""
+        _assert_fixed(r)
+
+
 def test_handlers_keep_their_cache_control(client: Any) -> None:
     player = _register(client)
     headers = {"Authorization": f"Bearer {player['token']}"}
