@@ -10,6 +10,12 @@ from engine.bots import BOT_LEVELS
 
 LEVEL_PLAYERS: dict[str, str] = {level: f"p_level_{level}" for level in BOT_LEVELS}
 """Each level's player id (fixed: clients may keep them)."""
+_LEVELS = {player_id: level for level, player_id in LEVEL_PLAYERS.items()}
+
+
+def level_of(player_id: str) -> str | None:
+    """The level whose player `player_id` is, None for anyone else."""
+    return _LEVELS.get(player_id)
 
 _ENSURE = text("""
 INSERT INTO players (id, name, bot, token_hash, handle)

@@ -168,6 +168,23 @@ def test_the_built_in_levels_are_players_with_ratings(client: Any, app: Any) -> 
     assert profile(client, ids["hard"])["ratings"]["duel"] == NEW
 
 
+def test_a_levels_stats_count_its_live_and_finished_matches(client: Any, app: Any) -> None:
+    """A level sits by `bot_level`, not by player id: its profile's `stats` count the
+    matches it sits in now and those it finished, as a person's do."""
+    ana, bia = register(client, "ana"), register(client, "bia")
+    active = create(client, ana, players=2, seat=0, bots=[{"seat": 1, "level": "easy"}])
+    create(client, bia, players=4, seat=0, bots=[{"seat": 1, "level": "easy"}])  # waiting
+    resigned = create(client, bia, players=2, seat=0, bots=[{"seat": 1, "level": "easy"}])
+    assert client.post(f"/v1/matches/{resigned['id']}/resign",
+                       headers=bia.headers).status_code == 200
+    settle_all(app)
+    assert get_view(client, active["id"], ana)["status"] == "active"
+    assert profile(client, "p_level_easy")["stats"] == {
+        "matches": 3, "active": 1, "finished": 1, "won": 1, "lost": 0}
+    assert profile(client, "p_level_hard")["stats"] == {
+        "matches": 0, "active": 0, "finished": 0, "won": 0, "lost": 0}
+
+
 def test_a_level_on_both_teams_counts_as_played_and_stays_unrated(client: Any,
                                                                   app: Any) -> None:
     ana = register(client, "ana")
@@ -178,6 +195,7 @@ def test_a_level_on_both_teams_counts_as_played_and_stays_unrated(client: Any,
     medium = profile(client, "p_level_medium")
     assert medium["ratings"]["teams"] == NEW
     assert (medium["matches_played"], medium["won"], medium["lost"]) == (1, 0, 0)
+    assert medium["stats"] == {"matches": 1, "active": 0, "finished": 1, "won": 0, "lost": 0}
     assert profile(client, ana.id)["ratings"]["teams"]["rating"] < 1500
 
 
