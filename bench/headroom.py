@@ -137,11 +137,13 @@ def duplicate(job: Job) -> tuple[str, int, str, int]:
     """(know, players, ruleset, how many of the seed's two matches the hard team won)."""
     know, against, players, ruleset, seed, playouts, frozen = job
 
-    def stand_in(state: MatchState, seat: int, level: str) -> Bot | None:
-        return knowing(know, state, playouts) if level == "hard" else None
-
     wins = 0
     for hard_team in (0, 1):
+        def stand_in(state: MatchState, seat: int, level: str,
+                     team: int = hard_team) -> Bot | None:
+            # the hard team's seats only: `--against hard` seats the same level opposite
+            return knowing(know, state, playouts) if seat % 2 == team else None
+
         teams = ("hard", against) if hard_team == 0 else (against, "hard")
         winner = play_match(teams, players, ruleset, seed, playouts, FAR_CAP_MS, frozen,
                             stand_in=stand_in)
