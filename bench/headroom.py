@@ -19,6 +19,10 @@ Rows (`--know`):
 - `raises`: whether to raise decided on the true deal (the card, when it does not raise, by
   the normal search).
 - `answers`: every answer to a raise on the true deal.
+- `reads`: every answer to a raise on worlds drawn as usual, but only those that give the
+  raiser cards of its true strength by the easy rule's count (good cards, a top manilha):
+  a perfect read of how strong the raise is, not of the cards (what reading the raiser better
+  could give at most, where `answers` is knowing its cards).
 - `partner`: every decision on worlds that give each partner its true cards, the opponents'
   drawn as usual (with 2 players the same as `none`).
 - `all`: every decision on the true deal.
@@ -44,11 +48,15 @@ from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
 from engine.bots.beliefs import world_weight
+from engine.bots.cardplay import simple_strength
 from engine.bots.hard import Draw, search
+from engine.cards import strengths
 from engine.determinize import determinize
 from engine.state import MatchState
 
-KINDS = ("none", "cards", "raises", "answers", "partner", "all")
+KINDS = ("none", "cards", "raises", "answers", "reads", "partner", "all")
+READ_TRIES = 200
+"""Worlds a `reads` draw tries before it keeps one whose raiser is not read as the truth."""
 Job = tuple[str, str, int, str, int, int, str]
 """(know, against, players, ruleset, seed, playouts, frozen_hard's commit)."""
 
@@ -89,6 +97,32 @@ def partners_dealt(state: MatchState) -> Draw:
     return draw
 
 
+def raiser_strength(world: MatchState) -> tuple[int, bool]:
+    """The pending raise's caller's strength as the easy rule counts it: good things (good
+    cards held and tricks won, 3 or more as 3) and whether it holds a top manilha."""
+    h = world.hand
+    caller = int(h.pending["by_seat"]) if h.pending else 0
+    table = strengths(world.ruleset, h.vira)
+    results = [t.winner_team for t in h.tricks if t.done]
+    cards = h.hands[caller]
+    return (min(3, simple_strength(cards, table, results, caller % 2)),
+            any(table[c] >= 13 for c in cards))
+
+
+def raiser_read(state: MatchState) -> Draw:
+    """A `Draw` of worlds drawn as usual until the pending raise's caller holds cards of the
+    strength its true ones have (raiser_strength; READ_TRIES at most)."""
+    truth = raiser_strength(state)
+
+    def draw(view: dict[str, Any], rng: random.Random, seed: int) -> MatchState:
+        for _ in range(READ_TRIES):
+            world = determinize(view, rng, seed=seed)
+            if raiser_strength(world) == truth:
+                break
+        return world
+    return draw
+
+
 def _replace(world: MatchState, card: str, by: str) -> None:
     """`card` replaced by `by` wherever `world` holds it: a hand or a face-down play."""
     h = world.hand
@@ -123,6 +157,8 @@ def knowing(know: str, state: MatchState, playouts: int) -> Bot:
             return run(view, rng, legal)
         if know in ("all", "partner") or (know == "answers" and kind == "answer"):
             return run(view, rng, legal, truth)
+        if know == "reads" and kind == "answer":
+            return run(view, rng, legal, raiser_read(state))
         if know == "raises" and kind == "bet":
             chosen = run(view, rng, legal, truth)
             return chosen if chosen["type"] == "raise" else run(view, rng, plays)

@@ -94,3 +94,16 @@ def test_a_run_reports_every_row_and_the_partner_row_is_none_with_two_players(
     assert set(rows) == {"none", "partner", "all"}
     assert all(row["matches"] == 4 for row in rows.values())
     assert rows["partner"]["win_rate"] == rows["none"]["win_rate"]
+
+
+def test_a_read_world_gives_the_raiser_cards_of_its_true_strength_only() -> None:
+    state, _ = engine.new_match(players=2, seed=4, options={"first_dealer": 1})
+    state, _ = engine.apply(state, 0, {"type": "raise", "to": 3})
+    view = engine.view(state, 1)
+    read = headroom.raiser_read(state)
+    worlds = [read(view, random.Random(seed), seed) for seed in range(8)]
+    truth = headroom.raiser_strength(state)
+    assert truth == (2, True)  # 2c Ks Jh under a Qs vira: a 2 and Jh, a top manilha
+    assert all(headroom.raiser_strength(w) == truth for w in worlds)
+    assert all(engine.view(w, 1) == view for w in worlds)
+    assert any(w.hand.hands[0] != state.hand.hands[0] for w in worlds)  # not the true cards
