@@ -45,6 +45,7 @@ def _stats(player_id: str) -> dict[str, int]:
 
 
 LIVE = ("waiting", "active")
+"""The statuses a level's `stats` count live (its finished matches come from its tallies)."""
 
 
 def _level_stats(level: str, tally: PlayerTally | None) -> dict[str, int]:
