@@ -48,7 +48,7 @@ from bench.lib.pool import run_all
 from bench.lib.report import last_line, log, options
 from bench.lib.stats import wilson
 from engine.bots.beliefs import world_weight
-from engine.bots.cardplay import simple_strength
+from engine.bots.cardplay import simple_strength, top_manilha
 from engine.bots.hard import Draw, search
 from engine.cards import strengths
 from engine.determinize import determinize
@@ -101,12 +101,13 @@ def raiser_strength(world: MatchState) -> tuple[int, bool]:
     """The pending raise's caller's strength as the easy rule counts it: good things (good
     cards held and tricks won, 3 or more as 3) and whether it holds a top manilha."""
     h = world.hand
-    caller = int(h.pending["by_seat"]) if h.pending else 0
+    assert h.pending is not None, "a read is made only to answer a raise"
+    caller = int(h.pending["by_seat"])
     table = strengths(world.ruleset, h.vira)
     results = [t.winner_team for t in h.tricks if t.done]
     cards = h.hands[caller]
     return (min(3, simple_strength(cards, table, results, caller % 2)),
-            any(table[c] >= 13 for c in cards))
+            top_manilha(cards, table))
 
 
 def raiser_read(state: MatchState) -> Draw:

@@ -80,8 +80,12 @@ def simple_strength(cards: list[str], strength: dict[str, int], results: list[in
     return strong_cards(cards, strength) + sum(1 for r in results if r == team)
 
 
+def top_manilha(cards: list[str], strength: dict[str, int]) -> bool:
+    """Whether `cards` hold one of the two strongest manilhas (strength 13 or more)."""
+    return any(strength[c] >= 13 for c in cards)
+
+
 def easy_calls(cards: list[str], strength: dict[str, int], results: list[int | None],
                team: int) -> bool:
     """The easy rule for calling: two good things (cards or won tricks), or a top manilha."""
-    return (simple_strength(cards, strength, results, team) >= 2
-            or any(strength[c] >= 13 for c in cards))
+    return simple_strength(cards, strength, results, team) >= 2 or top_manilha(cards, strength)
