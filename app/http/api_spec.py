@@ -13,8 +13,10 @@ from apispec.ext.marshmallow.common import resolve_schema_instance
 from flask_smorest.utils import prepare_response
 
 from app.http.errors import PROBLEM_MIMETYPE, ProblemSchema
-from app.http.schemas import (ENUMS, HEADERS, INT_NAMES, UNIONS, UNPROCESSABLE, Component,
-                              MatchOptionsSchema, RateLimitedProblemSchema, ResponseSchema)
+from app.http.schemas.base import ENUMS, INT_NAMES, Component, ResponseSchema
+from app.http.schemas.components import HEADERS, UNIONS
+from app.http.schemas.options import MatchOptionsSchema
+from app.http.schemas.problems import UNPROCESSABLE, RateLimitedProblemSchema
 
 
 class TypedConverter(OpenAPIConverter):
@@ -22,9 +24,9 @@ class TypedConverter(OpenAPIConverter):
 
     - a nullable nested object is ``allOf: [$ref]`` + ``nullable: true`` (apispec writes
       ``anyOf: [{type: object, nullable: true}, $ref]``, which generators read as a dict);
-    - a :class:`~app.http.schemas.Component` field is a ``$ref`` to a hand-written component;
-    - every field of a :class:`~app.http.schemas.ResponseSchema` is required unless it is named in
-      its ``OPTIONAL`` (the server always sends it);
+    - a :class:`~app.http.schemas.base.Component` field is a ``$ref`` to a hand-written component;
+    - every field of a :class:`~app.http.schemas.base.ResponseSchema` is required unless it is
+      named in its ``OPTIONAL`` (the server always sends it);
     - a schema's ``SPEC_RULES`` (a dict of JSON Schema keywords, such as ``oneOf``) is added to
       its object: the rules of its ``@validates_schema`` that a client can check before sending.
     """

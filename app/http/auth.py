@@ -21,7 +21,7 @@ from app.db.models import Player
 from app.infra.tokens import hash_token, parse_bearer, token_hash_of
 from app.live.hub import hub
 from app.live.pollcap import token_key
-from app.http.schemas import AUTH_OPTIONAL, AUTH_REQUIRED, documented
+from app.http.schemas.docs import AUTH_OPTIONAL, AUTH_REQUIRED, documented
 
 View = TypeVar("View", bound=Callable[..., Any])
 

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from werkzeug.exceptions import HTTPException
 
 from app.http.auth import caller_id
-from app.http.schemas import documented, problems
+from app.http.schemas.docs import documented, problems
 from app.infra.problems import ApiError
 from app.play.seat_gate import Scope, refuse_before_body
 

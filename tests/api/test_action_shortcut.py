@@ -186,7 +186,7 @@ def test_the_action_schema_has_the_engines_fields_and_kinds() -> None:
     """One definition of an action's shape: the engine's (engine/actions.py); the request
     schema takes its fields and kinds, and the fast path its types."""
     from engine.actions import FIELD_TYPES, KINDS
-    from app.http.schemas import ActionSchema
+    from app.http.schemas.inputs import ActionSchema
 
     schema = ActionSchema()
     assert set(schema.fields) == set(FIELD_TYPES)

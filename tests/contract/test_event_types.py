@@ -11,7 +11,8 @@ import pytest
 from marshmallow import validate
 
 import engine
-from app.http.schemas import UNIONS, EventSchema
+from app.http.schemas.components import UNIONS
+from app.http.schemas.events import EventSchema
 from engine.events import Event
 
 TYPED = {get_args(typed.__annotations__["type"])[0]: typed for typed in get_args(Event)}

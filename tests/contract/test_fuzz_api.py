@@ -49,7 +49,7 @@ def _call(case: Any, target: dict[str, str]) -> None:
     if case.operation.label == "POST /v1/players/me/token" and response.status_code == 200:
         target["token"] = response.json()["token"]  # the old one is retired at once
     # A 304 has no body and no Content-Type; the spec declares it as empty text only so that
-    # generated clients keep the 200's type (app/http/schemas.py: not_modified_doc).
+    # generated clients keep the 200's type (app/http/schemas/docs.py: not_modified_doc).
     case.validate_response(response, checks=CHECKS if response.status_code != 304 else [
         check for check in CHECKS if check is not checks.content_type_conformance])
 

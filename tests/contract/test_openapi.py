@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.http import schemas
+from app.http.schemas import base, inputs
 from engine.actions import _FIELDS
 from tests.support.spec import event_types_written
 
@@ -107,7 +107,7 @@ QUERY_SCHEMAS = {
 
 @pytest.mark.parametrize(("path", "method"), list(QUERY_SCHEMAS))
 def test_every_query_parameter_is_documented_beside_the_headers(path: str, method: str) -> None:
-    schema = getattr(schemas, QUERY_SCHEMAS[(path, method)])()
+    schema = getattr(inputs, QUERY_SCHEMAS[(path, method)])()
     params = _parameters(_spec(), path, method)
     assert {p["name"] for p in params if p["in"] == "query"} == set(schema.fields)
     if path in ("/v1/me/matches", "/v1/matches/{match_id}"):
@@ -195,7 +195,7 @@ def test_patterns_are_ecma_regexes_that_accept_what_the_server_accepts() -> None
 def test_a_webhook_url_has_the_pattern_every_url_the_server_accepts_has() -> None:
     """Fuzzers made "0000..." from a bare string and had it refused (422): the spec says
     what the server requires of the URL's form (http or https, `//`, no space)."""
-    from app.http.webhook_schemas import WEBHOOK_EXAMPLES
+    from app.http.schemas.webhooks import WEBHOOK_EXAMPLES
     from app.webhooks.urls import UnsafeUrl, parse
 
     url = _spec()["components"]["schemas"]["WebhookCreate"]["properties"]["url"]
@@ -217,10 +217,10 @@ def test_every_integer_query_parameter_has_the_bounds_the_server_reads() -> None
     states its bounds; those of the events' `after` and the replay's `step` are the 18
     digits QueryInteger reads."""
     eighteen_digits = set()
-    limit = schemas.QueryInteger.LIMIT
-    assert schemas.QueryInteger().deserialize(str(limit)) == limit
+    limit = base.QueryInteger.LIMIT
+    assert base.QueryInteger().deserialize(str(limit)) == limit
     with pytest.raises(Exception, match="Not a valid integer"):
-        schemas.QueryInteger().deserialize(str(limit + 1))
+        base.QueryInteger().deserialize(str(limit + 1))
     for path, item in _spec()["paths"].items():
         for method, op in item.items():
             params = item.get("parameters", []) + (

@@ -30,7 +30,7 @@ from app.db.extensions import db
 from app.db.models import Match, id_can_exist
 from app.db.prepared import Statement
 from app.infra.encoding import PRIVATE_CACHE_CONTROL
-from app.http.schemas import MAX_WAIT_SECONDS
+from app.http.schemas.base import MAX_WAIT_SECONDS
 from app.http.cors import varies
 from app.http.security_headers import security_headers
 from app.live.recent import recent

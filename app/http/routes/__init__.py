@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from app.http.api_spec import api
-from app.http.webhook_schemas import document as document_webhooks
+from app.http.schemas.webhooks import document as document_webhooks
 
 
 def register_blueprints(app: Flask) -> None:

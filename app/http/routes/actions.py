@@ -13,10 +13,12 @@ from app.http.auth import caller_id, requires_player
 from app.http.precedence import match_first
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema
-from app.http.schemas import (ACTION_BODY, IDEMPOTENCY_KEY, IF_MATCH, ActionSchema,
-                         IllegalActionProblemSchema, MatchViewSchema, RateLimitedProblemSchema,
-                         ValidationProblemSchema, VersionMismatchProblemSchema, WaitQuerySchema,
-                         any_problem, headers)
+from app.http.schemas.docs import ACTION_BODY, IDEMPOTENCY_KEY, IF_MATCH, headers
+from app.http.schemas.inputs import ActionSchema, WaitQuerySchema
+from app.http.schemas.problems import (IllegalActionProblemSchema, RateLimitedProblemSchema,
+                                       ValidationProblemSchema, VersionMismatchProblemSchema,
+                                       any_problem)
+from app.http.schemas.views import MatchViewSchema
 
 blp = Blueprint("actions", __name__, url_prefix="/v1", description="Playing a match")
 

@@ -9,7 +9,7 @@ from app.http.responses import json_response
 from app.http.auth import caller_id, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema, takes_no_body
-from app.http.schemas import CommitmentSchema
+from app.http.schemas.views import CommitmentSchema
 
 blp = Blueprint("commitments", __name__, url_prefix="/v1",
                 description="Commitments to a match's secret (docs/fairness.md)")

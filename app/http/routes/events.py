@@ -10,7 +10,8 @@ from app.http.auth import accepts_player, optional_player
 from app.http.precedence import match_first
 from app.http.long_poll import wait_until
 from app.http.responses import json_response
-from app.http.schemas import EventPageSchema, EventsQuerySchema
+from app.http.schemas.events import EventPageSchema
+from app.http.schemas.inputs import EventsQuerySchema
 from app.infra.encoding import PRIVATE_CACHE_CONTROL
 from app.play.events import event_page
 

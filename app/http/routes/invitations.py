@@ -9,8 +9,7 @@ from app.play import blocks
 from app.play import invitations
 from app.http.responses import json_response
 from app.http.auth import require_player, requires_player, seat_caller
-from app.http.schemas import (BlockedListSchema, BlockedSchema,
-                         InvitationsDeclinedSchema)
+from app.http.schemas.views import BlockedListSchema, BlockedSchema, InvitationsDeclinedSchema
 
 blp = Blueprint("invitations", __name__, url_prefix="/v1",
                 description="Invitations: declining them, blocking who sends them")

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 
 from app.play import leaderboard
 from app.http.responses import json_response
-from app.http.rating_schemas import LeaderboardQuerySchema, LeaderboardSchema
+from app.http.schemas.ratings import LeaderboardQuerySchema, LeaderboardSchema
 
 blp = Blueprint("leaderboard", __name__, url_prefix="/v1", description="Ratings, best first")
 

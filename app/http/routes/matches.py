@@ -25,23 +25,10 @@ from app.db.models import Match, id_can_exist
 from app.play.lobby import lobby as lobby_page
 from app.play.rematch import rematch as make_rematch
 from app.infra.encoding import tagged
-from app.http.schemas import (
-    IF_NONE_MATCH,
-    JOIN_EXAMPLES,
-    MATCH_EXAMPLES,
-    MATCH_OPERATIONS,
-    JoinSchema,
-    LobbyQuerySchema,
-    MatchCreateSchema,
-    MatchListSchema,
-    MatchViewSchema,
-    WaitQuerySchema,
-    examples,
-    headers,
-    links,
-    not_modified_doc,
-    problems,
-)
+from app.http.schemas.docs import (IF_NONE_MATCH, JOIN_EXAMPLES, MATCH_EXAMPLES, MATCH_OPERATIONS,
+                                   examples, headers, links, not_modified_doc, problems)
+from app.http.schemas.inputs import JoinSchema, LobbyQuerySchema, MatchCreateSchema, WaitQuerySchema
+from app.http.schemas.views import MatchListSchema, MatchViewSchema
 from app.live.recent import recent
 from app.play.view import full_view, view
 

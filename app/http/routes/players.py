@@ -18,11 +18,13 @@ from app.play.profiles import profile
 from app.infra.encoding import (content_etag, etag_matches,
                                 json_bytes, tagged)
 from app.play.rendering import player_public
-from app.http.schemas import (IF_NONE_MATCH, PLAYER_EXAMPLES, MyMatchListSchema,
-                         MyMatchesQuerySchema, PlayerCreatedSchema, PlayerCreateSchema,
-                         PlayerLookupQuerySchema, PlayerProfileSchema, PlayerUpdateSchema,
-                         RateLimitedProblemSchema, examples, headers, links,
-                         not_modified_doc, problems)
+from app.http.schemas.docs import (IF_NONE_MATCH, PLAYER_EXAMPLES, examples, headers, links,
+                                   not_modified_doc, problems)
+from app.http.schemas.inputs import (MyMatchesQuerySchema, PlayerCreateSchema,
+                                     PlayerLookupQuerySchema, PlayerUpdateSchema)
+from app.http.schemas.players import PlayerCreatedSchema, PlayerProfileSchema
+from app.http.schemas.problems import RateLimitedProblemSchema
+from app.http.schemas.views import MyMatchListSchema
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and their matches")
 

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from app.http.responses import json_response
 from app.play.level_players import LEVEL_PLAYERS
-from app.http.schemas import RulesetListSchema
+from app.http.schemas.rulesets import RulesetListSchema
 from engine import OPTION_CHOICES, OPTION_DEFAULTS, RULESETS
 from engine.rules import MAX_IRON_HAND_VALUE
 from engine.bots import AVAILABLE_LEVELS

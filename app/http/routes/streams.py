@@ -19,7 +19,7 @@ from app.play.store import get_match
 from app.http.long_poll import poll_cap
 from app.live.pollcap import hold_slot
 from app.infra.encoding import PRIVATE_CACHE_CONTROL
-from app.http.schemas import header_param
+from app.http.schemas.docs import header_param
 
 blp = Blueprint("streams", __name__, url_prefix="/v1", description="Server-Sent Events")
 

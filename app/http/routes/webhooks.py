@@ -12,15 +12,10 @@ from app.http.auth import require_player, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema
 from app.infra.encoding import PRIVATE_CACHE_CONTROL, iso
-from app.http.schemas import examples, headers, links
+from app.http.schemas.docs import examples, headers, links
 from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
-from app.http.webhook_schemas import (
-    WEBHOOK_EXAMPLES,
-    WebhookCreatedSchema,
-    WebhookCreateSchema,
-    WebhookDetailSchema,
-    WebhookListSchema,
-)
+from app.http.schemas.webhooks import (WEBHOOK_EXAMPLES, WebhookCreateSchema, WebhookCreatedSchema,
+                                       WebhookDetailSchema, WebhookListSchema)
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1",
                 description="Webhooks: your events POSTed to your server")

@@ -1,12 +1,12 @@
-"""Webhook request and response schemas (the source of their part of openapi.yaml)."""
+"""Webhook endpoints and deliveries: what a client sends to register one, and what it is shown."""
 from __future__ import annotations
 
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from app.http.schemas import (END_REASONS, STATUSES, ResponseSchema, enum, named_enum, pascal,
-                         tag)
+from app.http.schemas.base import ResponseSchema, enum, named_enum, pascal, tag
+from app.http.schemas.views import END_REASONS, STATUSES
 from app.db.webhook_models import DELIVERY_STATUSES, ENDPOINT_STATUSES, WEBHOOK_EVENTS
 from app.webhooks.urls import MAX_URL_LENGTH
 
@@ -129,7 +129,8 @@ WEBHOOK_PAYLOADS: dict[str, type[ResponseSchema]] = {
     "invited": _payload("invited", WebhookDataSchema,
                         "A seat of a match is reserved for them: join to accept."),
     "deadline_soon": _payload("deadline_soon", DeadlineSoonDataSchema,
-                              "Their turn's deadline is near: a quarter of the turn away, at most an hour."),
+                              "Their turn's deadline is near: a quarter of the turn away, "
+                              "at most an hour."),
     "turn_timed_out": _payload("turn_timed_out", TurnTimedOutDataSchema,
                                "Their turn's deadline passed: auto-played, or forfeited."),
 }

@@ -1,10 +1,10 @@
-"""Leaderboard request and response schemas (the source of their part of openapi.yaml)."""
+"""Leaderboard request and response schemas."""
 from __future__ import annotations
 
 from marshmallow import fields, validate
 
 from app.db.rating_models import FORMATS
-from app.http.schemas import MAX_OFFSET, QueryInteger, QuerySchema, ResponseSchema, enum
+from app.http.schemas.base import MAX_OFFSET, QueryInteger, QuerySchema, ResponseSchema, enum
 
 
 class LeaderboardQuerySchema(QuerySchema):
