@@ -69,7 +69,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     from app.db import models  # noqa: F401  (register the tables on db.metadata)
 
-    # Now, not at a first query: app/db/hot_sql.py makes model instances without their
+    # Now, not at a first query: app/db/hot_rows.py makes model instances without their
     # constructor, which would otherwise configure the mappers.
     configure_mappers()
     from app.http.routes import register_blueprints

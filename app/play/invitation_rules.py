@@ -27,8 +27,9 @@ def expires_at(sent_at: datetime) -> datetime:
 def check_invitation_quota(invited: list[str], pending: dict[str, dict[str, int]],
                            blocked_by: list[str]) -> None:
     """403 `blocked` when one of `invited` has blocked the creator (`blocked_by`:
-    :data:`app.db.hot_sql.BLOCKED_BY`); 409 `too_many_invitations` when inviting them would take one
-    past a cap (0: no cap); `pending`: their pending invitations (:data:`app.db.hot_sql.PENDING_INVITATIONS`)."""
+    :data:`app.db.hot_statements.BLOCKED_BY`); 409 `too_many_invitations` when inviting them
+    would take one past a cap (0: no cap); `pending`: their pending invitations
+    (:data:`app.db.hot_statements.PENDING_INVITATIONS`)."""
     if blocked_by:
         raise ApiError(403, "blocked", "a player you invite does not take your invitations",
                        player_id=sorted(blocked_by)[0])

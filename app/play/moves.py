@@ -13,7 +13,7 @@ import orjson
 from sqlalchemy.orm.attributes import flag_modified
 
 import engine
-from app.db import hot_sql
+from app.db import hot_rows, hot_sql
 from app.db.extensions import db
 from app.db.models import Match, Player, Seat
 from app.db.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
@@ -149,7 +149,7 @@ def _act_on_recent(player_id: str, match_id: str, body: dict[str, Any], if_match
     if last is None or last.endpoints or last.match.status != "active" \
             or heard_version(match_id) not in (None, last.match.version):
         return None
-    match = hot_sql.copy_match(last.match)
+    match = hot_rows.copy_match(last.match)
     held = match.seat_of(player_id)
     if held is None or (if_match is not None
                         and not etag_matches(if_match, etag(match, held.seat))):

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import select
 
 import engine
-from app.db.hot_sql import copy_match
+from app.db.hot_rows import copy_match
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.fairness import match_key

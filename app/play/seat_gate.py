@@ -1,7 +1,7 @@
 """Refusing a leave or resign that cannot succeed before the match row is locked, so that a
 caller with no business in a match never queues on its lock (each verb still checks
 everything again under the lock; a join does the same in its lock statement,
-app/db/hot_sql.py: _JOIN_LOCK). Only facts that never change back are trusted unlocked: a
+app/db/hot_statements.py: JOIN_LOCK). Only facts that never change back are trusted unlocked: a
 match that left `waiting` never returns to it, one that ended stays ended, and the caller's
 own seat appears only through the caller's own join. The same read orders the errors of a
 request whose body or query is malformed (:func:`refuse_before_body`)."""

@@ -53,10 +53,10 @@ def test_a_fresh_process_reads_a_match_before_any_orm_query() -> None:
     code = (
         "from app import create_app\n"
         "create_app({'SQLALCHEMY_DATABASE_URI': 'postgresql://unused@127.0.0.1:1/unused'})\n"
-        "from app.db.hot_sql import _row\n"
+        "from app.db.hot_rows import stand_in\n"
         "from app.db.models import Match, Seat\n"
-        "seat = _row(Seat, seat=0, player_id='p', invited=False)\n"
-        "match = _row(Match, id='m', version=3, seats=[seat])\n"
+        "seat = stand_in(Seat, seat=0, player_id='p', invited=False)\n"
+        "match = stand_in(Match, id='m', version=3, seats=[seat])\n"
         "print(match.version, match.seat_of('p').seat)\n")
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,

@@ -223,8 +223,8 @@ def test_a_failed_write_commits_nothing_and_is_answered_as_flask_does(
     broken = Statement("truco_test_broken_write",
                        "SELECT 1 / 0 FROM matches WHERE id = %(match_id)s", {"match_id": "text"})
     with monkeypatch.context() as patched:
-        patched.setattr(hot_sql, "_WRITE", broken)
-        patched.setattr(hot_sql, "_WRITE_IF_CURRENT", broken)  # (the match is kept)
+        patched.setattr(hot_sql, "WRITE", broken)
+        patched.setattr(hot_sql, "WRITE_IF_CURRENT", broken)  # (the match is kept)
         with flask_dispatches(app, allowed=False):
             short = post(client, match_id, mover, action)
         flask = post(client, match_id, mover, action, **FLASK)

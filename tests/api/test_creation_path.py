@@ -119,7 +119,7 @@ def test_the_matches_kept_for_later_views_hold_nothing_of_a_session(client: Any)
     def in_a_session(player: Any) -> bool:
         try:
             return object_session(player) is not None or player._sa_instance_state.key
-        except UnmappedInstanceError:  # (a plain copy: app/db/hot_sql.py, _row)
+        except UnmappedInstanceError:  # (a plain copy: app/db/hot_rows.py, stand_in)
             return False
 
     ana, bob = register(client, "ana"), register(client, "bob")

@@ -155,7 +155,7 @@ def test_the_hot_statements_are_planned_once_with_index_lookups(dsn: str) -> Non
     (`plan_cache_mode`, app/infra/config.py), so every statement must have a good one: with
     thousands of players, matches, seats and endpoints (in a transaction rolled back), no
     statement of the hot paths scans a whole table."""
-    from app.db import hot_sql
+    from app.db import hot_statements
     from app.live import watches
     from app.live.current import READ_CURRENT
     from app.infra.config import connect_args, database_limits
@@ -163,18 +163,18 @@ def test_the_hot_statements_are_planned_once_with_index_lookups(dsn: str) -> Non
     statements = {
         READ_CURRENT: {"match_ids": ["m_bulk7", "m_bulk8"],
                                    "token_hashes": [None, "x" * 64]},
-        hot_sql._READ: {"match_id": "m_bulk7"},
-        hot_sql._LOCK: {"match_id": "m_bulk7"},
-        hot_sql._LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": "k"},
-        hot_sql._LOCK_PLAYER: {"player_id": "p_bulk8"},
-        hot_sql._CREATION_LOAD: {"player_id": "p_bulk8", "invited": ["p_bulk9"]},
-        hot_sql._WRITE: {"w": '{"match_id": "m_bulk7", "seat": 0}', "answer": None},
-        hot_sql._WRITE_IF_CURRENT: {"w": '{"match_id": "m_bulk7", "seat": 0, "version": 2}',
-                                        "answer": None},
-        hot_sql._JOIN_LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": None},
-        hot_sql._JOIN_WRITE: {"w": '{"match_id": "m_bulk7"}'},
-        hot_sql._NOTIFY: {"notifications": '[{"channel": "truco", "payload": "x", '
-                                               '"gated": true}]', "watched": "m_bulk7"},
+        hot_statements.READ: {"match_id": "m_bulk7"},
+        hot_statements.LOCK: {"match_id": "m_bulk7"},
+        hot_statements.LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": "k"},
+        hot_statements.LOCK_PLAYER: {"player_id": "p_bulk8"},
+        hot_statements.CREATION_LOAD: {"player_id": "p_bulk8", "invited": ["p_bulk9"]},
+        hot_statements.WRITE: {"w": '{"match_id": "m_bulk7", "seat": 0}', "answer": None},
+        hot_statements.WRITE_IF_CURRENT: {
+            "w": '{"match_id": "m_bulk7", "seat": 0, "version": 2}', "answer": None},
+        hot_statements.JOIN_LOAD: {"match_id": "m_bulk7", "player_id": "p_bulk8", "key": None},
+        hot_statements.JOIN_WRITE: {"w": '{"match_id": "m_bulk7"}'},
+        hot_statements.NOTIFY: {"notifications": '[{"channel": "truco", "payload": "x", '
+                                                 '"gated": true}]', "watched": "m_bulk7"},
         watches.WATCH: {"match_ids": ["m_bulk7", "m_bulk8"], "seconds": 60.0},
     }
     options = connect_args(database_limits({}))["options"]

@@ -306,7 +306,7 @@ def deliver(app: Any, now: Any = None) -> int:
 
 NOTIFIED = "; BEGIN; SET; EXECUTE truco_notify; COMMIT"
 """How :func:`messages` shows what follows a write's `COMMIT` in its message: the
-notifications, in a transaction of their own (app/db/hot_sql.py: `_NOTIFY`)."""
+notifications, in a transaction of their own (app/db/hot_statements.py: `NOTIFY`)."""
 
 
 @contextmanager

@@ -86,8 +86,6 @@ def pascal(name: str) -> str:
     return "".join(part.title() for part in name.split("_"))
 
 
-
-
 class ResponseSchema(Schema):
     """A body the server sends (documentation only: handlers build the JSON themselves).
 
