@@ -1,9 +1,9 @@
 """The background worker process, `python -m app.worker` (the loop itself:
-app/play/background.py): TRUCO_WORKER_PROCESSES loops on every core it has: TRUCO_WORKER_PROCESSES worker loops
-(default: the cores this process may run on), each a process of its own, so that bots'
-decisions, which are CPU work, run side by side. The first loop also sends the webhook
-outbox and does the housekeeping (each on a thread of its own). A loop that dies is started again; a loop whose parent is gone stops, so killing
-the parent's process group, or the parent alone, leaves nothing behind."""
+app/play/background.py): TRUCO_WORKER_PROCESSES worker loops (default: the cores this process
+may run on), each a process of its own, so that bots' decisions, which are CPU work, run side
+by side. The first loop also sends the webhook outbox and does the housekeeping (each on a
+thread of its own). A loop that dies is started again; a loop whose parent is gone stops, so
+killing the parent's process group, or the parent alone, leaves nothing behind."""
 from __future__ import annotations
 
 import logging

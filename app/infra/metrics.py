@@ -1,8 +1,8 @@
 """The counters behind ``GET /metrics`` (app/http/routes/metrics.py), with prometheus_client.
 
 Counted as things happen: requests by method, route and status, and their latency per route
-(app/http/request_log.py, for both fronts); long polls held open now (app/live/pollcap.py); the worker's
-steps and webhook deliveries by outcome.
+(app/http/request_log.py, for both fronts); long polls held open now (app/live/pollcap.py);
+the worker's steps and webhook deliveries by outcome.
 
 Under gunicorn each process writes its values to ``PROMETHEUS_MULTIPROC_DIR`` (set by
 gunicorn.conf.py, or by ``scripts/dev.py serve`` for the web and worker processes together),

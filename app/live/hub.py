@@ -170,9 +170,9 @@ class Hub:
     def wait_for(self, keys: Iterable[str], check: Callable[[], T | None], timeout: float,
                  environ: dict[str, Any],
                  before_sleep: Callable[[], None] | None = None) -> T | None:
-        """Wait for `keys` (app/http/long_poll.py takes the caller's poll slot first): no poll slot is taken
-        here, the client is watched through the WSGI `environ` (and the caller has watched
-        the match: :meth:`watch`)."""
+        """Wait for `keys` (app/http/long_poll.py takes the caller's poll slot first): no poll
+        slot is taken here, the client is watched through the WSGI `environ` (and the caller
+        has watched the match: :meth:`watch`)."""
         self.ensure_listener()
         keys = list(keys)
         event = threading.Event()

@@ -49,10 +49,10 @@ def issue(player_id: str) -> dict[str, Any]:
 
 
 def take(conn: Any, player_id: str, commitment: str) -> tuple[str, str]:
-    """The secret of `commitment` and the id of the match it is for, marked used, in the creation's transaction on `conn`
-    (app/db/hot_sql.py: own_connection; a failed creation rolls the use back); or the
-    problem that says why not: 422 commitment_unknown, 403 commitment_not_yours, 422
-    commitment_expired, 409 commitment_used."""
+    """The secret of `commitment` and the id of the match it is for, marked used, in the
+    creation's transaction on `conn` (app/db/hot_sql.py: own_connection; a failed creation
+    rolls the use back); or the problem that says why not: 422 commitment_unknown, 403
+    commitment_not_yours, 422 commitment_expired, 409 commitment_used."""
     with conn.cursor() as cursor:
         cursor.execute(_TAKE, {"commitment": commitment.lower()})
         row = cursor.fetchone()

@@ -29,7 +29,8 @@ CreateBody = Callable[[dict[str, Any]], dict[str, Any]]
 def rematch(player_id: str, match_id: str, read_body: CreateBody) -> Answer:
     """The caller's view of the rematch of the finished `match_id`: 201 when this request
     made it, 200 when it existed. 409 before the match is finished (or once cancelled),
-    then 403 for a caller without a seat there. `read_body` reads the rematch's creation body as a creation's."""
+    then 403 for a caller without a seat there. `read_body` reads the rematch's creation body
+    as a creation's."""
     old = lock_match(match_id)
     if old.status != "finished":  # (first: everyone has left a cancelled match)
         raise ApiError(409, "match_not_finished",

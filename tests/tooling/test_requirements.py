@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNTIME = ROOT / "requirements.txt"
 DEV = ROOT / "requirements-dev.txt"
 TOOLS = {"pytest", "hypothesis", "mypy", "openapi-python-client", "schemathesis", "selenium",
-         "axe-selenium-python", "pip-audit", "requests", "pyyaml", "httpx"}
+         "axe-selenium-python", "pip-audit", "requests", "pyyaml", "httpx", "ruff"}
 """Test and CI tools: none of them belongs in the runtime set."""
 RUNTIME_SOURCES = ("app/**/*.py", "engine/**/*.py", "devtools/**/*.py", "migrations/**/*.py",
                    "wsgi.py", "gunicorn.conf.py")

@@ -1,4 +1,5 @@
-"""Server-Sent Events routes: a match's stream and the caller's inbox stream (app/play/streams.py)."""
+"""Server-Sent Events routes: a match's stream and the caller's inbox stream
+(app/play/streams.py)."""
 from __future__ import annotations
 
 import time
@@ -11,7 +12,8 @@ from marshmallow import Schema, fields, validate
 
 from app.play import streams
 from app.infra.tokens import hash_token
-from app.http.auth import accepts_player, bearer_token, optional_player, poll_key, require_player, requires_player
+from app.http.auth import (accepts_player, bearer_token, optional_player, poll_key, require_player,
+                           requires_player)
 from app.http.precedence import match_first
 from app.infra.problems import ApiError
 from app.db.extensions import db
