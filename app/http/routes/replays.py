@@ -14,7 +14,8 @@ from app.http.errors import ProblemSchema
 from app.infra.encoding import content_etag, etag_matches, json_bytes, tagged
 from app.play.replay import replay_answer
 from app.http.schemas.docs import IF_NONE_MATCH_NOW, headers, not_modified_doc
-from app.http.schemas.views import ReplayQuerySchema, ReplaySchema
+from app.http.schemas.inputs import ReplayQuerySchema
+from app.http.schemas.views import ReplaySchema
 
 blp = Blueprint("replays", __name__, url_prefix="/v1", description="Replays of finished matches")
 

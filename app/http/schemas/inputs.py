@@ -188,3 +188,8 @@ class MyMatchesQuerySchema(WaitQuerySchema):
     your_turn = fields.Boolean()
     limit = QueryInteger(load_default=50, validate=validate.Range(1, 200))
     offset = QueryInteger(load_default=0, validate=validate.Range(0, MAX_OFFSET))
+
+
+class ReplayQuerySchema(QuerySchema):
+    step = QueryInteger(load_default=0, validate=validate.Range(min=0), metadata={
+        "description": "0 (before the first event) to `steps` (after the last)"})

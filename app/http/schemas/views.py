@@ -2,10 +2,9 @@
 fairness, replay and commitment)."""
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import fields
 
-from app.http.schemas.base import (ENUMS, Component, QueryInteger, QuerySchema, ResponseSchema,
-                                   enum, named_enum, tag)
+from app.http.schemas.base import ENUMS, Component, ResponseSchema, enum, named_enum, tag
 from app.http.schemas.options import MatchOptionsSchema
 from app.http.schemas.players import PlayerPublicSchema
 from engine import RULESETS
@@ -127,11 +126,6 @@ class FairnessSchema(ResponseSchema):
                        '"" for none and for bots'})
     secret = fields.String(allow_none=True, metadata={
         "description": "hex, once the match is finished"})
-
-
-class ReplayQuerySchema(QuerySchema):
-    step = QueryInteger(load_default=0, validate=validate.Range(min=0), metadata={
-        "description": "0 (before the first event) to `steps` (after the last)"})
 
 
 class ReplaySchema(ResponseSchema):
