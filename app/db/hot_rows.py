@@ -29,7 +29,7 @@ def stand_in(model: type[T], **columns: Any) -> T:
         methods = {name: value for name, value in vars(model).items()
                    if inspect.isfunction(value) and not name.startswith("_")}
         plain = _PLAIN[model] = type(f"Plain{model.__name__}", (), methods)
-    instance = plain.__new__(plain)
+    instance: Any = object.__new__(plain)
     instance.__dict__.update(columns)
     return instance  # type: ignore[no-any-return]
 

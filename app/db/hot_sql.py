@@ -65,7 +65,7 @@ def own_connection(engine: Engine | None = None) -> Iterator[Any]:
     the connection goes back to the pool; a connection that cannot even do that is
     dropped."""
     conn = (engine or db.engine).raw_connection()
-    dbapi = conn.dbapi_connection
+    dbapi: Any = conn.dbapi_connection  # psycopg2's connection (`autocommit`, `info`)
     try:
         dbapi.autocommit = True
         yield conn

@@ -12,6 +12,7 @@ callers in app/play/store.py and app/webhooks/outbox.py, whichever way is used.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -37,7 +38,7 @@ class Writes(Protocol):
     def endpoints(self, player_ids: set[str]) -> list[Endpoint]:
         """The active webhook endpoints of these players."""
 
-    def event(self, match_id: str, seq: int, version: int, data: dict[str, Any]) -> None: ...
+    def event(self, match_id: str, seq: int, version: int, data: Mapping[str, Any]) -> None: ...
 
     def action(self, match_id: str, n: int, seat: int, player_id: str | None,
                body: dict[str, Any]) -> None: ...
@@ -67,7 +68,7 @@ class SessionWrites:
                 .with_for_update(read=True, key_share=True)).scalars()
             return [Endpoint(e.id, e.player_id, tuple(e.events)) for e in rows]
 
-    def event(self, match_id: str, seq: int, version: int, data: dict[str, Any]) -> None:
+    def event(self, match_id: str, seq: int, version: int, data: Mapping[str, Any]) -> None:
         db.session.add(Event(match_id=match_id, seq=seq, version=version, type=data["type"],
                              data=data))
 
@@ -113,7 +114,7 @@ class BufferedWrites:
     def endpoints(self, player_ids: set[str]) -> list[Endpoint]:
         return [e for e in self.known_endpoints if e.player_id in player_ids]
 
-    def event(self, match_id: str, seq: int, version: int, data: dict[str, Any]) -> None:
+    def event(self, match_id: str, seq: int, version: int, data: Mapping[str, Any]) -> None:
         self.events.append({"seq": seq, "version": version, "type": data["type"],
                             "data": data})
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from flask import current_app, g, request
 
@@ -99,7 +99,7 @@ def optional_player() -> Player | None:
     return player
 
 
-def token_hash() -> str | None | bool:
+def token_hash() -> str | None | Literal[False]:
     """The hash of the request's bearer token: None without an Authorization header, False
     for a malformed one (app/infra/tokens.py: token_hash_of, as every front reads it)."""
     return token_hash_of(request.headers.get("Authorization"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Literal
 
 
 def new_token() -> str:
@@ -29,7 +30,7 @@ def parse_bearer(header: str) -> str | None:
     return token.strip()
 
 
-def token_hash_of(authorization: str | None) -> str | None | bool:
+def token_hash_of(authorization: str | None) -> str | None | Literal[False]:
     """The token hash of a raw Authorization header: None without a header, False for a
     malformed one (Flask's path answers it 401)."""
     if not authorization:

@@ -77,7 +77,7 @@ def _page_and_attention(player: Player,
              "awaiting": counts_now[0], "invitations": counts_now[2]}, counts_now)
 
 
-def _attention_query(player: Player, now: datetime) -> Select[Any]:
+def _attention_query(player: Player, now: datetime) -> Select[int, int, int]:
     """(turn, over, invited): the counts of `attention`, as a query."""
     return (select(func.count().filter(_turn()).label("turn"),
                    func.count().filter(Match.status.in_(OVER)).label("over"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 
 from app.infra.problems import ApiError
 from app.db.extensions import db
@@ -30,13 +30,13 @@ def _decline(pending: list[tuple[str, str]]) -> int:
     return declined
 
 
-def _pending(*conditions: object) -> list[tuple[str, str]]:
+def _pending(*conditions: ColumnElement[bool]) -> list[tuple[str, str]]:
     rows = db.session.execute(
         select(Seat.match_id, Seat.player_id).join(Match, Match.id == Seat.match_id)
         .where(Seat.invited, Match.status == "waiting", *conditions)
         .order_by(Seat.joined_at).limit(BATCH)).all()
     db.session.rollback()
-    return [(m, p) for m, p in rows]
+    return [(m, p) for m, p in rows if p is not None]  # (an invited seat names its player)
 
 
 def decline_all(player: Player, inviter: str | None = None) -> int:

@@ -7,6 +7,7 @@ import json
 import random
 from dataclasses import replace
 from datetime import datetime
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import orjson
@@ -56,7 +57,7 @@ AUTO_PLAY_LEVEL = "easy"
 
 
 def _record(match: Match, seat: int, player_id: str | None, body: dict[str, Any],
-          state: engine.MatchState, events: list[dict[str, Any]],
+          state: engine.MatchState, events: Sequence[Mapping[str, Any]],
           now: datetime | None = None, writes: Writes = SESSION_WRITES) -> None:
     """Record an applied action as a new version: the action, its events, the state."""
     bump(match)
@@ -251,7 +252,7 @@ def _time_out(match: Match, now: datetime) -> None:
     seat.timeouts_in_row += 1
     abandoned = seat.timeouts_in_row >= ABANDONED_AFTER
     forfeit = match.on_timeout == "forfeit" or abandoned
-    notice = {"type": "turn_timed_out", "seat": number, "player_id": seat.player_id,
+    notice: dict[str, Any] = {"type": "turn_timed_out", "seat": number, "player_id": seat.player_id,
               "outcome": "forfeit" if forfeit else "auto_play", "abandoned": abandoned,
               "timeouts_in_row": seat.timeouts_in_row}
     state = load_state(match)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import engine
 from app.play.fairness import fairness_view
@@ -142,6 +142,7 @@ def match_summary(match: Match, player: Player | None) -> dict[str, Any]:
 
 
 def event_json(event: Event, seat: int | None, finished: bool) -> dict[str, Any]:
-    data = engine.redact_event(event.data, seat, finished)
+    # (the engine redacts its own events and passes any other, the app's, through)
+    data = engine.redact_event(cast("engine.events.Event", event.data), seat, finished)
     return {**data, "seq": event.seq, "version": event.version, "type": event.type,
             "at": iso(event.at)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -81,13 +82,14 @@ def replay_answer(match_id: str, player_id: str | None, step: int) -> dict[str, 
                                open_cards=seat is not None)}
 
 
-def _replayed(match: Match, actions: list[ActionRecord]
-              ) -> tuple[list[engine.MatchState], list[tuple[int, dict[str, Any]]]]:
+def _replayed(match: Match, actions: Sequence[ActionRecord]
+              ) -> tuple[list[engine.MatchState], list[tuple[int, Mapping[str, Any]]]]:
     """The state after each number of actions (from 0), and every event the engine wrote
     with the number of the action that wrote it (0: the first deal)."""
     state, started = start_state(match.ruleset, match.players, match.seed, match.config,
                                  match_key(match))
-    states, expected = [state], [(0, e) for e in started]
+    states = [state]
+    expected: list[tuple[int, Mapping[str, Any]]] = [(0, e) for e in started]
     for row in actions:
         state, written = apply_record(state, row.seat, row.body)
         states.append(state)
@@ -95,9 +97,9 @@ def _replayed(match: Match, actions: list[ActionRecord]
     return states, expected
 
 
-def _table_after(match: Match, events: list[Event], actions: list[ActionRecord],
+def _table_after(match: Match, events: list[Event], actions: Sequence[ActionRecord],
                  states: list[engine.MatchState],
-                 expected: list[tuple[int, dict[str, Any]]]) -> Table:
+                 expected: list[tuple[int, Mapping[str, Any]]]) -> Table:
     """The table after the last change of `events` (the log from its start): the engine's
     events of the log are matched in order with those the replayed actions write."""
     players = _players(match, events)

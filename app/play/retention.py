@@ -54,7 +54,7 @@ def _oldest_batch(entity: type, key: Any, created_at: Any,
     deleted: int = db.session.execute(
         delete(entity)
         .where(key == any_(func.array(doomed.scalar_subquery())))
-        .execution_options(synchronize_session=False)).rowcount
+        .execution_options(synchronize_session=False)).rowcount  # type: ignore[attr-defined]
     db.session.commit()
     return deleted
 
@@ -91,8 +91,8 @@ def prune(now: datetime) -> dict[str, int]:
     """Delete what is past its time; the rows deleted, by table. Needs an app context."""
     # (watches are read whole: one row per match watched in the last minutes, whatever the
     # history; an index on `until` would be written by every renewal of a watch)
-    done = {"match_watches": db.session.execute(delete(MatchWatch).where(
-        MatchWatch.until < now)).rowcount}
+    watches = db.session.execute(delete(MatchWatch).where(MatchWatch.until < now))
+    done = {"match_watches": watches.rowcount}  # type: ignore[attr-defined]
     db.session.commit()
     done["idempotency_records"] = _in_batches(_old_idempotency_records,
                                               now - IDEMPOTENCY_KEPT)

@@ -10,6 +10,7 @@ from typing import Any
 from flask import current_app
 
 import engine
+from engine.events import Event
 from app.db import hot_sql
 from app.play import commitments
 from app.play import handles
@@ -156,7 +157,7 @@ def _invite_errors(player_id: str, invites: list[dict[str, Any]], players: int,
 
 
 def _start_if_full(match: Match, writes: Writes,
-                   start: tuple[engine.MatchState, list[dict[str, Any]]] | None = None) -> None:
+                   start: tuple[engine.MatchState, list[Event]] | None = None) -> None:
     """Deal the first hand once every seat is taken by a player or a bot (a seat reserved
     for an invited player counts once they accept); `start`: the match's first state and
     events when the caller has made them already."""
@@ -165,7 +166,7 @@ def _start_if_full(match: Match, writes: Writes,
     state, events = start or start_state(match.ruleset, match.players, match.seed,
                                          match.config, match_key(match))
     match.status = "active"
-    append_events(match, [{"type": "match_started"}] + events, writes)
+    append_events(match, [{"type": "match_started"}, *events], writes)
     store(match, state, writes=writes)  # a bot to act first is now due for the workers
 
 
@@ -188,6 +189,7 @@ def join_match(player_id: str, match_id: str, seat: int | None,
         loaded = hot_sql.lock_and_load(connection, match_id, player_id, None,
                                            caller=True)
         match, player = loaded.match, loaded.caller
+        assert player is not None, "read with caller=True"
         held = match.seat_of(player.id)
         if held is not None:
             return view_answer(match, held.seat), False  # (nothing written: rolled back)
@@ -214,7 +216,7 @@ def join_match(player_id: str, match_id: str, seat: int | None,
             elif seat in numbers:
                 raise ApiError(409, "seat_taken", f"seat {seat} is taken")
             taken = Seat(seat=seat, player=player, player_id=player.id)
-            match.seats.append(taken)  # (a plain list here: app/db/hot_sql.py, _row)
+            match.seats.append(taken)  # (a plain list here: app/db/hot_rows.py, stand_in)
             match.seats.sort(key=lambda s: s.seat)
         taken.client_seed = client_seed or ""
         writes = BufferedWrites(loaded.endpoints)
@@ -256,6 +258,7 @@ def leave_match(player: Player, match_id: str, invitation_only: bool = False) ->
         match.status = "cancelled"
         match.end_reason = "cancelled"
         for pending in [s for s in match.seats if s.invited]:
+            assert pending.player is not None, "an invitation names its player"
             gone.append(pending.player.id)
             match.seats.remove(pending)
         append_events(match, [{"type": "match_cancelled", "end_reason": "cancelled"}])

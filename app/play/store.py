@@ -4,12 +4,14 @@ background work, notify waiters)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
 import engine
+from engine.events import Event
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.fairness import match_key, reveal_events
@@ -72,7 +74,7 @@ def notify(match: Match, *others: str, writes: Writes = SESSION_WRITES) -> None:
     writes.changed(match.id, match.version)
 
 
-def append_events(match: Match, events: list[dict[str, Any]],
+def append_events(match: Match, events: Sequence[Mapping[str, Any]],
                   writes: Writes = SESSION_WRITES) -> None:
     """Add events to the log, numbered on from the match's count (the row is locked)."""
     for data in events:
@@ -147,7 +149,7 @@ def load_state(match: Match) -> engine.MatchState:
 
 
 def start_state(ruleset: str, players: int, seed: int, config: dict[str, Any],
-                key: bytes | None = None) -> tuple[engine.MatchState, list[dict[str, Any]]]:
+                key: bytes | None = None) -> tuple[engine.MatchState, list[Event]]:
     """The state and events of a new match (`key`: its deal key, app/play/fairness.py), or 422
     for a config the engine refuses."""
     try:
@@ -176,7 +178,7 @@ def replay(match: Match) -> engine.MatchState | None:
 
 
 def apply_record(state: engine.MatchState, seat: int,
-                 body: dict[str, Any]) -> tuple[engine.MatchState, list[dict[str, Any]]]:
+                 body: dict[str, Any]) -> tuple[engine.MatchState, list[Event]]:
     """What a recorded action did: a resignation, a forfeit by time or a played action."""
     if body == {"type": "resign"}:
         return engine.resign(state, seat)

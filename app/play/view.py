@@ -71,9 +71,10 @@ def view(reader: Reader, match_id: str, digest: str | None, seen: str | None,
             # (app/live/watches.py): watch it, so that the next polls need no query, then read
             if not reader.watch(match_id, 0):
                 return None
-            heard = now = reader.read(match_id, digest)
+            now = reader.read(match_id, digest)
             if now is None:
                 return None
+            heard = now
         if etag_matches(seen, heard.etag):
             if not wait:
                 return Viewed(304, heard.etag)

@@ -14,7 +14,7 @@ from engine import PLAYER_COUNTS
 MAX_TURN_TIMEOUT = 1_209_600
 MAX_OFFSET = 2**31 - 1  # PostgreSQL's OFFSET is a bigint: a larger number would be a 500
 MAX_WAIT_SECONDS = 60  # the longest long poll (`wait`)
-STRICT_INT = {"strict": True}
+STRICT_INT: dict[str, Any] = {"strict": True}
 SEAT_RANGE = validate.Range(0, max(PLAYER_COUNTS) - 1)  # the match's own limit is checked later
 
 

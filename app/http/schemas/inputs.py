@@ -99,12 +99,12 @@ class DealSchema(Schema):
     hands = fields.List(fields.List(fields.String()), required=True)
 
 
-CLIENT_SEED = {"load_default": None, "allow_none": True,
-               "validate": validate.Regexp(r"\A[A-Za-z0-9._-]{1,64}\Z",
-                                           error="must be 1 to 64 of A-Z a-z 0-9 . _ -"),
-               "metadata": {"description": "your seat's contribution to the shuffle "
-                                           "(docs/fairness.md)",
-                            "pattern": "^[A-Za-z0-9._-]{1,64}$"}}
+CLIENT_SEED: dict[str, Any] = {
+    "load_default": None, "allow_none": True,
+    "validate": validate.Regexp(r"\A[A-Za-z0-9._-]{1,64}\Z",
+                                error="must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+    "metadata": {"description": "your seat's contribution to the shuffle (docs/fairness.md)",
+                 "pattern": "^[A-Za-z0-9._-]{1,64}$"}}
 """The `client_seed` of the create and join bodies."""
 
 

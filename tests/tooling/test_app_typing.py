@@ -1,0 +1,26 @@
+"""app/ type-checks: mypy (its settings in mypy.ini) finds nothing. The engine is held to
+--strict by tests/engine/test_typing.py."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def mypy(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_app_passes_mypy() -> None:
+    result = mypy("app")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_check_finds_a_wrong_argument(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def half(n: int) -> float:\n    return n / 2\n\n\nhalf('two')\n")
+    result = mypy(str(bad))
+    assert result.returncode == 1 and "arg-type" in result.stdout
