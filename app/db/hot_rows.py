@@ -34,7 +34,7 @@ def stand_in(model: type[T], **columns: Any) -> T:
     return instance  # type: ignore[no-any-return]
 
 
-def utc(moment: datetime | None) -> datetime | None:
+def _utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.astimezone(timezone.utc)
 
 
@@ -63,18 +63,18 @@ def match_of(row: tuple[Any, ...]) -> Match:
         fixed_deals=fixed_deals, config=orjson.loads(config),
         state=None if state is None else orjson.loads(state), version=version,
         event_count=event_count, action_count=action_count, winner_team=winner_team,
-        turn_timeout=turn_timeout, on_timeout=on_timeout, deadline=utc(deadline),
-        to_act=list(to_act), score=list(score), warn_at=utc(warn_at), due_at=utc(due_at),
-        created_at=utc(created_at), updated_at=utc(updated_at),
+        turn_timeout=turn_timeout, on_timeout=on_timeout, deadline=_utc(deadline),
+        to_act=list(to_act), score=list(score), warn_at=_utc(warn_at), due_at=_utc(due_at),
+        created_at=_utc(created_at), updated_at=_utc(updated_at),
         end_reason=end_reason, rematch_id=rematch_id,
-        seats=[seat_of(mid, s) for s in orjson.loads(seats or "[]")])
+        seats=[_seat(mid, s) for s in orjson.loads(seats or "[]")])
 
 
 _MATCH_FIELDS = tuple(k for k in Match.__table__.columns.keys() if k != "settled_at")
 """Every column of a match that :func:`match_of` reads (`settled_at` is the settlers')."""
 _SEAT_FIELDS = ("match_id", "seat", "player_id", "bot_level", "invited", "timeouts",
                 "timeouts_in_row", "client_seed", "player", "joined_at")
-"""What :func:`seat_of` reads of a seat (`joined_at` only for an invitation: when it was
+"""What :func:`_seat` reads of a seat (`joined_at` only for an invitation: when it was
 sent, which its summary shows)."""
 
 
@@ -95,7 +95,7 @@ def player_of(player_id: str, fields: dict[str, Any]) -> Player:
                     created_at=datetime.fromisoformat(fields["created_at"]))
 
 
-def seat_of(match_id: str, s: dict[str, Any]) -> Seat:
+def _seat(match_id: str, s: dict[str, Any]) -> Seat:
     player = None if s["player_id"] is None else player_of(s["player_id"], s)
     invited_at = s.get("invited_at")
     return stand_in(Seat, match_id=match_id, seat=s["seat"], player_id=s["player_id"],
