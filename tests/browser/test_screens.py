@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.support.browser import DESKTOP, PHONE, Browser
+from tests.support.browser import DESKTOP, LAPTOP, PHONE, Browser
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 AXE_TAGS = ["wcag2a", "wcag2aa"]
@@ -74,6 +74,25 @@ def test_the_table_at_phone_and_desktop_widths(browsers: Callable[..., Browser])
     browser.driver.save_screenshot(str(IMAGES / "table-phone.png"))
     for name in ("table-desktop.png", "table-phone.png"):
         assert (IMAGES / name).stat().st_size > 10_000
+
+
+def test_the_hand_and_the_answers_fit_a_laptops_window(
+        browsers: Callable[..., Browser]) -> None:
+    """With 6 players (the tallest table), my cards and the controls are in the window of a
+    laptop without scrolling, so a turn never asks for a scroll first."""
+    browser = browsers(size=LAPTOP)
+    height = browser.driver.execute_script("return window.innerHeight")
+    assert 560 <= height <= 700  # (the window a laptop's screen leaves)
+    browser.register("ana")
+    browser.choose("players", "6")
+    browser.choose("level", "easy")
+    browser.click("[data-testid=start]")
+    browser.wait(lambda: browser.actions(), why="my turn")
+    bottoms = browser.driver.execute_script(
+        "return [...document.querySelectorAll('.hand .card, .controls [data-action]')]"
+        ".map(e => e.getBoundingClientRect().bottom + window.scrollY)")
+    assert len(bottoms) >= 4  # (three cards and at least one control)
+    assert max(bottoms) <= height, (max(bottoms), height)
 
 
 def test_every_page_passes_the_accessibility_check(browsers: Callable[..., Browser]) -> None:

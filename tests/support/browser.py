@@ -18,6 +18,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-component-update", "--disable-sync"]
 PHONE = (390, 844)
 DESKTOP = (1280, 900)
+LAPTOP = (1366, 803)
+"""A laptop's 1366 x 768 screen: about 660 pixels of window below the browser's bars."""
 WAIT = 30
 
 
