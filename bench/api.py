@@ -34,9 +34,10 @@ in ABBA order, so that a slow spell of the machine hits both; the JSON line name
   (the baseline's script holds its one static path). ``response()`` counts the statuses, so
   any answer but the phase's one status (200, or 304) is an error, and ``done()`` prints the
   figures as JSON (requests, duration, wrk's latency percentiles, which include wrk's
-  correction for coordinated omission). wrk takes whole seconds: slices are rounded up. Without wrk (or with --no-wrk) these phases
-  fall back to the Python client below, which says so: on 2 cores that client tops out near
-  4,000 req/s and is then the baseline's bottleneck, which flatters our ratios.
+  correction for coordinated omission). wrk takes whole seconds: slices are rounded up.
+  Without wrk (or with --no-wrk) these phases fall back to the Python client below, which says
+  so: on 2 cores that client tops out near 4,000 req/s and is then the baseline's bottleneck,
+  which flatters our ratios.
 - Action phase: Python ``http.client`` threads (keep-alive; --clients, 8 by default) spread
   over --client-procs processes (2 by default, so that the GIL does not hold the client to
   one core), because each step parses the view's ``legal_actions``, which wrk's Lua can't do
@@ -350,10 +351,12 @@ def long_poll_phase(ours: MeasuredServer, base: MeasuredServer, pg: Postgres, ou
         wake_new_version=versions_ok,
         wake_others_answered=others_answered,
     )
-    log(f"    fresh requests while {n:,} wait: /healthz p50 {fmt(out['waiting_healthz_ms'], '{:.1f}')}"
+    log(f"    fresh requests while {n:,} wait: /healthz p50"
+        f" {fmt(out['waiting_healthz_ms'], '{:.1f}')}"
         f" ms (max {fmt(out['waiting_healthz_max_ms'], '{:.1f}')}; idle before:"
         f" {fmt(out['idle_healthz_ms'], '{:.1f}')}), match view p50"
-        f" {fmt(out['waiting_view_ms'], '{:.1f}')} ms (max {fmt(out['waiting_view_max_ms'], '{:.1f}')};"
+        f" {fmt(out['waiting_view_ms'], '{:.1f}')} ms"
+        f" (max {fmt(out['waiting_view_max_ms'], '{:.1f}')};"
         f" idle before: {fmt(out['idle_view_ms'], '{:.1f}')}); {err_h + err_v} errors")
     log(f"    actions on another match meanwhile (one every {prober.gap * 1000:.0f} ms at most):"
         f" {len(held_actions)} while they wait (p50"
@@ -591,10 +594,11 @@ def main(argv=None) -> int:
         log(f"ours / baseline: GET {fmt(ratio(get_o['rps'], get_b['rps']), '{:.2f}x')}, 304"
             f" {fmt(ratio(poll_o['rps'], poll_b['rps']), '{:.2f}x')}, action"
             f" {fmt(ratio(act_o['rps'], act_b['rps']), '{:.2f}x')} the requests per second")
+        other_extra = {k: v for k, v in ex.items() if k not in ("creates", "matches_finished")}
         log(f"action load: {act_o['count']:,} actions, {ex.get('creates', 0)} matches created,"
-            f" {finished} finished ({fmt(act_o['count'] / finished if finished else None, '{:.1f}')}"
-            f" actions per match); other: "
-            f"{ {k: v for k, v in ex.items() if k not in ('creates', 'matches_finished')} or 'none'}")
+            f" {finished} finished"
+            f" ({fmt(act_o['count'] / finished if finished else None, '{:.1f}')}"
+            f" actions per match); other: {other_extra or 'none'}")
         for s, label in ((get_o, "GET"), (get_b, "baseline GET"), (poll_o, "304"),
                          (poll_b, "baseline GET (304 phase)"), (act_o, "action"),
                          (act_b, "baseline POST")):

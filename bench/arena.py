@@ -42,13 +42,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-import engine
-from bench.lib.exploiters import EXPLOITERS
-from bench.lib.frozen import FROZEN_COMMIT, add_frozen_option, frozen_bot, frozen_commit
-from bench.lib.pool import run_all
-from bench.lib.report import last_line, log, options
-from bench.lib.stats import percentile, wilson
-from engine.bots import (
+import engine  # noqa: E402  (after the path is set)
+from bench.lib.exploiters import EXPLOITERS  # noqa: E402
+from bench.lib.frozen import (  # noqa: E402
+    FROZEN_COMMIT,
+    add_frozen_option,
+    frozen_bot,
+    frozen_commit,
+)
+from bench.lib.pool import run_all  # noqa: E402
+from bench.lib.report import last_line, log, options  # noqa: E402
+from bench.lib.stats import percentile, wilson  # noqa: E402
+from engine.bots import (  # noqa: E402
     BOTS,
     DEFAULT_BUDGET_MS,
     DEFAULT_PLAYOUTS,
@@ -57,9 +62,9 @@ from engine.bots import (
     choose_with,
     late_answers,
 )
-from engine.bots.expert import choose_expert
-from engine.bots.hard import choose_hard
-from engine.state import MatchState
+from engine.bots.expert import choose_expert  # noqa: E402
+from engine.bots.hard import choose_hard  # noqa: E402
+from engine.state import MatchState  # noqa: E402
 
 LADDER = (("easy", "random"), ("medium", "easy"), ("hard", "medium"), ("hard", "easy"),
           ("hard", "random"))

@@ -47,15 +47,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from bench.arena import CONFIGS, FAR_CAP_MS, QUICK_HARD_PLAYOUTS, Decision, play_match
-from bench.lib.frozen import add_frozen_option, frozen_commit
-from bench.lib.pool import run_all
-from bench.lib.report import last_line, log, options
-from bench.lib.showdown import view_chance
-from bench.lib.stats import wilson
-from engine.bots import choose_with
-from engine.bots.cardplay import choose_card, easy_calls, simple_strength, table_top
-from engine.bots.observation import Observation, observe
+from bench.arena import (  # noqa: E402  (after the path is set)
+    CONFIGS,
+    FAR_CAP_MS,
+    QUICK_HARD_PLAYOUTS,
+    Decision,
+    play_match,
+)
+from bench.lib.frozen import add_frozen_option, frozen_commit  # noqa: E402
+from bench.lib.pool import run_all  # noqa: E402
+from bench.lib.report import last_line, log, options  # noqa: E402
+from bench.lib.showdown import view_chance  # noqa: E402
+from bench.lib.stats import wilson  # noqa: E402
+from engine.bots import choose_with  # noqa: E402
+from engine.bots.cardplay import choose_card, easy_calls, simple_strength, table_top  # noqa: E402
+from engine.bots.observation import Observation, observe  # noqa: E402
 
 ANSWERS = ("accept", "refuse", "raise")
 INTENTS = ("lead", "win", "tie", "dump")

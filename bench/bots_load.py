@@ -32,12 +32,13 @@ What it does:
    latency is recorded with the phase it started in.
 3. Phases: baseline (waiters held, probe running, no bot match) for ``--baseline`` seconds;
    bots: the client creates the 4-player match (seat 0; seats 1-3 ``hard``; ``seed`` fixed)
-   and plays it to the end (``--matches`` of them, one after the other), each of its actions a ``POST .../actions?wait=30`` (answered
-   when it must act again), a ``GET ...?wait=30`` with ``If-None-Match`` when a bot acts
-   first; then a second baseline of the same length. Probe latency in the bots phase is
-   compared with both baselines together; "thinking" is the subset of probe requests that
-   started while the worker was inside a bot move that searched (from the ``actions.at``
-   timestamps of consecutive bot moves, each the start of the worker's transaction).
+   and plays it to the end (``--matches`` of them, one after the other), each of its actions a
+   ``POST .../actions?wait=30`` (answered when it must act again), a ``GET ...?wait=30`` with
+   ``If-None-Match`` when a bot acts first; then a second baseline of the same length. Probe
+   latency in the bots phase is compared with both baselines together; "thinking" is the
+   subset of probe requests that started while the worker was inside a bot move that searched
+   (from the ``actions.at`` timestamps of consecutive bot moves, each the start of the
+   worker's transaction).
 4. Bot moves: the ``actions`` rows of the match without a player (bots), their events (the
    events of the same transactions), and the worker's pace: the time between the starts of
    two consecutive bot moves (the first one's thinking, commit and the next claim).
@@ -282,8 +283,8 @@ def play_bot_match(port: int, token: str, seed: int, result: dict) -> None:
             raise RuntimeError(f"view: {status} {data[:300]!r}")
     result.update(status=view["status"], score=view.get("score"), seconds=perf_counter() - t0,
                   client_actions=len(posts), client_waits=len(gets), conflicts=conflicts,
-                  post_wait_s=posts, conflict_walls=conflict_walls, winner_team=view.get("winner_team"),
-                  ended_wall=time.time())
+                  post_wait_s=posts, conflict_walls=conflict_walls,
+                  winner_team=view.get("winner_team"), ended_wall=time.time())
 
 
 def bot_moves(database_url: str, match_id: str) -> dict:
@@ -529,7 +530,8 @@ def main(argv=None) -> int:
             b, t = summary_ms(lat[f"baseline_{kind}"]), summary_ms(lat[f"bots_{kind}"])
             log(f"  {kind:8} p50 {fmt(b['p50'], '{:.1f}')} -> {fmt(t['p50'], '{:.1f}')} ms,"
                 f" p99 {fmt(b['p99'], '{:.1f}')} -> {fmt(t['p99'], '{:.1f}')} ms")
-        log(f"bot matches: {args.matches}, {match.get('status')} in {fmt(match.get('seconds'), '{:.1f}')} s;"
+        log(f"bot matches: {args.matches}, {match.get('status')} in"
+            f" {fmt(match.get('seconds'), '{:.1f}')} s;"
             f" {moves.get('bot_moves')} bot moves ({moves.get('bot_events')} events of"
             f" {moves.get('events')}), {match.get('client_actions')} client actions;"
             f" worker pace per bot move p50 {fmt(pace['p50'], '{:.0f}')} ms, p99"
@@ -537,7 +539,8 @@ def main(argv=None) -> int:
             f" the client's POST ?wait answered after p50 {fmt(post_wait['p50'], '{:.0f}')} ms,"
             f" max {fmt(post_wait['max'], '{:.0f}')}")
         if slow:
-            log(f"  {len(slow)} bot steps over 500 ms ({', '.join(f'{(b - a) * 1000:.0f}' for a, b in slow)}"
+            log(f"  {len(slow)} bot steps over 500 ms"
+                f" ({', '.join(f'{(b - a) * 1000:.0f}' for a, b in slow)}"
                 f" ms); {slow_412} of them around a 412 of the client (the worker skipped the"
                 f" match it held locked, and slept until its next poll)")
         log(f"waiters: {args.waiters:,}; held at the end {held_end:,} (lowest seen"
@@ -564,7 +567,8 @@ def main(argv=None) -> int:
                            for kind in ("view", "action", "healthz")},
             probe_errors=len(probe.errors), probe_statuses=dict(statuses),
             probe_late_ticks=probe.late_ticks, probe_matches=probe.matches_played,
-            bot_matches=args.matches, bot_match_status=match.get("status"), bot_match_seconds=rounded(match.get("seconds"), 1),
+            bot_matches=args.matches, bot_match_status=match.get("status"),
+            bot_match_seconds=rounded(match.get("seconds"), 1),
             bot_match_score=match.get("score"), bot_moves=moves.get("bot_moves"),
             bot_events=moves.get("bot_events"), match_events=moves.get("events"),
             client_actions=match.get("client_actions"), client_conflicts=match.get("conflicts"),

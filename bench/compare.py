@@ -132,8 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         out: dict = {"commit": commit, "rounds": rounds, "seconds_per_slice": seconds}
         for name, t in totals.items():
             rps = t.ok / t.elapsed if t.elapsed else 0.0
-            per = (lambda cpu: round(1000 * cpu / t.ok, 3) if t.ok and cpu is not None
-                   else None)
+
+            def per(cpu: float | None) -> float | None:
+                return round(1000 * cpu / t.ok, 3) if t.ok and cpu is not None else None
+
             out[name] = {"rps": round(rps, 1), "errors": t.errors,
                          "worker_cpu_ms": per(t.server_cpu), "pg_cpu_ms": per(t.pg_cpu),
                          "client_cpu_ms": per(t.client_cpu)}

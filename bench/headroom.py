@@ -42,17 +42,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from bench.arena import FAR_CAP_MS, QUICK_HARD_PLAYOUTS, Bot, play_match
-from bench.lib.frozen import add_frozen_option, frozen_commit
-from bench.lib.pool import run_all
-from bench.lib.report import last_line, log, options
-from bench.lib.stats import wilson
-from engine.bots.beliefs import world_weight
-from engine.bots.cardplay import simple_strength, top_manilha
-from engine.bots.hard import Draw, search
-from engine.cards import strengths
-from engine.determinize import determinize
-from engine.state import MatchState
+from bench.arena import (  # noqa: E402  (after the path is set)
+    FAR_CAP_MS,
+    QUICK_HARD_PLAYOUTS,
+    Bot,
+    play_match,
+)
+from bench.lib.frozen import add_frozen_option, frozen_commit  # noqa: E402
+from bench.lib.pool import run_all  # noqa: E402
+from bench.lib.report import last_line, log, options  # noqa: E402
+from bench.lib.stats import wilson  # noqa: E402
+from engine.bots.beliefs import world_weight  # noqa: E402
+from engine.bots.cardplay import simple_strength, top_manilha  # noqa: E402
+from engine.bots.hard import Draw, search  # noqa: E402
+from engine.cards import strengths  # noqa: E402
+from engine.determinize import determinize  # noqa: E402
+from engine.state import MatchState  # noqa: E402
 
 KINDS = ("none", "cards", "raises", "answers", "reads", "partner", "all")
 READ_TRIES = 200

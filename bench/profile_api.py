@@ -168,7 +168,8 @@ def profile(name: str, player: Player, step: Any, n: int, top: int) -> None:
     plain = (time.perf_counter() - t0 - paused[0]) / n * 1000
     cpu = (time.process_time() - c0 - paused_cpu[0]) / n * 1000
     counted = dict(STATEMENTS)
-    prof = cProfile.Profile(time.process_time) if os.environ.get("PROFILE_CPU") else cProfile.Profile()
+    prof = (cProfile.Profile(time.process_time) if os.environ.get("PROFILE_CPU")
+            else cProfile.Profile())
     player.pause, player.resume = prof.disable, prof.enable
     prof.enable()
     for _ in range(n):

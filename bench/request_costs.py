@@ -170,9 +170,11 @@ def main(argv: list[str] | None = None) -> int:
                       f"{c['pg_ms']:>9.3f}")
         o, b = out["ours"], out["baseline"]
         if "action" in o and "counter" in b:
-            out["action_worker_ratio"] = round(o["action"]["worker_ms"] / b["counter"]["worker_ms"], 2)
+            out["action_worker_ratio"] = round(
+                o["action"]["worker_ms"] / b["counter"]["worker_ms"], 2)
         if "view_new" in o and "view" in b:
-            out["view_new_worker_ratio"] = round(o["view_new"]["worker_ms"] / b["view"]["worker_ms"], 2)
+            out["view_new_worker_ratio"] = round(
+                o["view_new"]["worker_ms"] / b["view"]["worker_ms"], 2)
         print(f"ours / baseline worker CPU: action {out.get('action_worker_ratio')}x the"
               f" counter POST, a view of a new version {out.get('view_new_worker_ratio')}x the"
               f" static GET")

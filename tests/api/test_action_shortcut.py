@@ -175,8 +175,9 @@ def test_only_plain_bodies_are_taken() -> None:
     assert plain_action({"type": "play", "slot": 0, "face_down": True})
     assert plain_action({"type": "raise", "to": None})
     assert plain_action({"type": "raise", "to": 6})
-    for body in ({"type": "fold"}, {"type": []}, {"type": {}}, {"type": None}, {"card": "7c"}, {"type": "play", "slot": True},
-                 {"type": "play", "slot": 1.0}, {"type": "play", "face_down": 1},
+    for body in ({"type": "fold"}, {"type": []}, {"type": {}}, {"type": None}, {"card": "7c"},
+                 {"type": "play", "slot": True}, {"type": "play", "slot": 1.0},
+                 {"type": "play", "face_down": 1},
                  {"type": "play", "card": ["7c"]}, {"type": "raise", "to": "6"},
                  {"type": "play", "slot": None}, {"type": "accept", "x": 1}, ["play"], None):
         assert not plain_action(body), body

@@ -53,7 +53,8 @@ def test_every_operation_open_to_spectators_refuses_a_bad_token_before_its_input
     match_id = create(client, register(client, "ana"))["id"]
     before = counts(app)
     optional = operations([{}, {"bearerAuth": []}])
-    assert ("GET", "/v1/matches") in optional and ("GET", "/v1/matches/{match_id}/events") in optional
+    assert (("GET", "/v1/matches") in optional
+            and ("GET", "/v1/matches/{match_id}/events") in optional)
     for method, path in optional:
         for bad in ("Bearer tk_this_token_was_never_issued", "Basic YW5hOnNlY3JldA=="):
             assert_problem(sent(client, method, path, match_id, Authorization=bad),

@@ -46,10 +46,12 @@ class EngineDriver:
         v = _jsonish(engine.view(self.state, seat))
         if seat is not None:
             # The view's legal_actions must be what legal_actions() says (docs/engine-api.md).
-            direct = sorted(json.dumps(a, sort_keys=True) for a in _jsonish(engine.legal_actions(self.state, seat)))
+            direct = sorted(json.dumps(a, sort_keys=True)
+                            for a in _jsonish(engine.legal_actions(self.state, seat)))
             shown = sorted(json.dumps(a, sort_keys=True) for a in v.get("legal_actions") or [])
             assert direct == shown, (
-                f"view(state, {seat})['legal_actions'] {shown} != legal_actions(state, {seat}) {direct}")
+                f"view(state, {seat})['legal_actions'] {shown}"
+                f" != legal_actions(state, {seat}) {direct}")
         return v
 
 

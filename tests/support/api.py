@@ -312,8 +312,8 @@ notifications, in a transaction of their own (app/db/hot_statements.py: `NOTIFY`
 @contextmanager
 def messages(app: Any) -> Iterator[tuple[list[str], list[int]]]:
     """The messages `app` sends to PostgreSQL inside the block (each as its statements'
-    first words, a connection's own PREPAREs and its list of them left out), and the transaction status of every
-    connection given back to the pool."""
+    first words, a connection's own PREPAREs and its list of them left out), and the transaction
+    status of every connection given back to the pool."""
     import psycopg2
     from psycopg2.extensions import TRANSACTION_STATUS_IDLE
     from sqlalchemy import event

@@ -100,7 +100,8 @@ def describe_step(step: dict) -> str:
         return f"s{step['seat']} {_fmt(step['action'])}"
     if step["kind"] == "reject":
         return f"s{step['seat']} {_fmt(step['action'])} must be rejected with {step['reason']!r}"
-    params = {k: v for k, v in step.items() if k not in ("line", "kind", "check", "note", "derived")}
+    params = {k: v for k, v in step.items()
+              if k not in ("line", "kind", "check", "note", "derived")}
     return f"check {step['check']} {_fmt(params)}"
 
 
@@ -118,7 +119,8 @@ class _Run:
     # -- reporting -----------------------------------------------------------------------------
     def fail(self, msg: str, view: dict | None = None) -> None:
         s = self.step
-        where = f"{self.sc.id} ({self.sc.title}), RULES.md line {s.get('line')}, step #{self.step_no}"
+        where = (f"{self.sc.id} ({self.sc.title}), RULES.md line {s.get('line')},"
+                 f" step #{self.step_no}")
         text = f"{where}: {describe_step(s)}\n  {msg}"
         if s.get("derived"):
             text += f"\n  (derived check: {s.get('note', '')})"
@@ -137,7 +139,8 @@ class _Run:
     def expect_eq(self, view: dict, path: str, want: Any, who: Any) -> None:
         got = _get(view, path)
         if got is _MISSING or got != want or (want is None) != (got is None):
-            self.fail(f"{path} as seen by {self._who(who)}: expected {_fmt(want)}, got {_fmt(got)}", view)
+            self.fail(f"{path} as seen by {self._who(who)}: expected {_fmt(want)},"
+                      f" got {_fmt(got)}", view)
 
     @staticmethod
     def _who(seat: Any) -> str:
@@ -185,13 +188,14 @@ class _Run:
             self.fail(f"expected rejection {step['reason']!r}; the action was applied",
                       self.view(step["seat"]))
         if reason != step["reason"]:
-            self.fail(f"expected rejection {step['reason']!r}, got {reason!r}", before[step["seat"]])
+            self.fail(f"expected rejection {step['reason']!r}, got {reason!r}",
+                      before[step["seat"]])
         after = self.snapshot()
         for s in [*self.seats, None]:
             diff = _first_diff(before[s], after[s])
             if diff:
-                self.fail(f"rejected action changed the view of {self._who(s)} (nothing may change): {diff}",
-                          after[s])
+                self.fail(f"rejected action changed the view of {self._who(s)}"
+                          f" (nothing may change): {diff}", after[s])
 
     # -- checks ------------------------------------------------------------------------------
     def check_eq(self, step: dict) -> None:
@@ -222,25 +226,29 @@ class _Run:
             extra = sorted(set(got) - set(want))
             dup = len(got) != len(set(got))
             self.fail(f"legal_actions of s{seat}: expected exactly {want}; got {got}"
-                      f"\n  missing: {missing}; unexpected: {extra}" + ("; duplicates listed" if dup else ""), v)
+                      f"\n  missing: {missing}; unexpected: {extra}"
+                      + ("; duplicates listed" if dup else ""), v)
 
     def check_legal_includes(self, step: dict) -> None:
         seat = step["seat"]
         v, la = self._legal(seat)
         want = _canon(step["action"])
         self.expect(want in {_canon(a) for a in la},
-                    f"legal_actions of s{seat} should include {want}; got {[_canon(a) for a in la]}", v)
+                    f"legal_actions of s{seat} should include {want};"
+                    f" got {[_canon(a) for a in la]}", v)
 
     def check_legal_no_type(self, step: dict) -> None:
         seat = step["seat"]
         v, la = self._legal(seat)
         bad = [a for a in la if isinstance(a, dict) and a.get("type") == step["type"]]
-        self.expect(not bad, f"legal_actions of s{seat} should have no {step['type']!r}; got {bad}", v)
+        self.expect(not bad,
+                    f"legal_actions of s{seat} should have no {step['type']!r}; got {bad}", v)
 
     def _trick(self, v: dict, where: str, n: int, who: Any) -> dict:
         tricks = _get(v, f"{where}.tricks")
         if not isinstance(tricks, list) or len(tricks) < n or not isinstance(tricks[n - 1], dict):
-            self.fail(f"{where}.tricks as seen by {self._who(who)} has no trick {n}: {_fmt(tricks)}", v)
+            self.fail(f"{where}.tricks as seen by {self._who(who)} has no trick {n}:"
+                      f" {_fmt(tricks)}", v)
         return tricks[n - 1]
 
     def check_trick(self, step: dict) -> None:
@@ -253,12 +261,15 @@ class _Run:
             label = f"{where}.tricks[{n - 1}] as seen by {self._who(s)}"
             pl = t.get("plays")
             self.expect(isinstance(pl, list) and len(pl) == self.players,
-                        f"{label}: a finished trick has one play per seat ({self.players}); got {_fmt(pl)}", v)
+                        f"{label}: a finished trick has one play per seat ({self.players});"
+                        f" got {_fmt(pl)}", v)
             self.expect(t.get("tie") is want_tie and t.get("winner_team") == want_team
                         and (want_team is None) == (t.get("winner_team") is None),
                         f"{label}: expected "
-                        + ("a tie (tie true, winner_team null)" if want_tie else f"won by team {want_team} (tie false)")
-                        + f"; got winner_team={_fmt(t.get('winner_team', _MISSING))} tie={_fmt(t.get('tie', _MISSING))}",
+                        + ("a tie (tie true, winner_team null)" if want_tie
+                           else f"won by team {want_team} (tie false)")
+                        + f"; got winner_team={_fmt(t.get('winner_team', _MISSING))}"
+                          f" tie={_fmt(t.get('tie', _MISSING))}",
                         v)
 
     def check_trick_plays(self, step: dict) -> None:
@@ -266,7 +277,8 @@ class _Run:
         v = self.view(s)
         t = self._trick(v, where, n, s)
         pl = t.get("plays")
-        got = ([{k: p.get(k, _MISSING) for k in ("seat", "card", "face_down")} if isinstance(p, dict) else p
+        got = ([{k: p.get(k, _MISSING) for k in ("seat", "card", "face_down")}
+                if isinstance(p, dict) else p
                 for p in pl] if isinstance(pl, list) else pl)
         ok = isinstance(got, list) and len(got) == len(step["plays"]) and all(
             isinstance(g, dict) and all(g[k] == w[k] and type(g[k]) is type(w[k]) for k in w)
@@ -295,10 +307,12 @@ class _Run:
         for s in self.seats:
             v = self.view(s)
             tricks = _get(v, "last_hand.tricks")
-            self.expect(isinstance(tricks, list), f"last_hand.tricks as seen by {self._who(s)}: {_fmt(tricks)}", v)
+            self.expect(isinstance(tricks, list),
+                        f"last_hand.tricks as seen by {self._who(s)}: {_fmt(tricks)}", v)
             count = sum(len(t.get("plays") or []) for t in tricks if isinstance(t, dict))
             self.expect(count == step["count"],
-                        f"last_hand should hold {step['count']} played cards; it holds {count}: {_fmt(tricks)}", v)
+                        f"last_hand should hold {step['count']} played cards; it holds {count}:"
+                        f" {_fmt(tricks)}", v)
 
     def check_new_hand(self, step: dict) -> None:
         for s in self.seats:
@@ -306,8 +320,10 @@ class _Run:
             self.expect_eq(v, "status", "active", s)
             self.expect_eq(v, "hand.dealer", step["dealer"], s)
             if not step.get("initial"):
-                if self.number_before_last_act is _MISSING or not isinstance(self.number_before_last_act, int):
-                    self.fail(f"hand.number before the last action was {_fmt(self.number_before_last_act)}")
+                if (self.number_before_last_act is _MISSING
+                        or not isinstance(self.number_before_last_act, int)):
+                    self.fail("hand.number before the last action was"
+                              f" {_fmt(self.number_before_last_act)}")
                 self.expect_eq(v, "hand.number", self.number_before_last_act + 1, s)
             if "leads" in step:
                 self.expect_eq(v, "hand.pending", None, s)
@@ -321,7 +337,8 @@ class _Run:
             self.expect_eq(v, "hand.to_act", [], s)
             self.expect_eq(v, "hand.pending", None, s)
             la = v.get("legal_actions")
-            self.expect(la == [], f"legal_actions of {self._who(s)} after the match: expected [], got {_fmt(la)}", v)
+            self.expect(la == [], f"legal_actions of {self._who(s)} after the match: expected [],"
+                                  f" got {_fmt(la)}", v)
 
 
 def run_scenario(scenario: Any, driver: Driver) -> None:

@@ -23,11 +23,13 @@ Step kinds (``step["kind"]``):
 
   ``eq``          ``path`` (dotted, list indices as numbers: ``"hand.tricks.1.plays"``), ``value``;
                   optional ``seats`` (default: every seat -- only public fields use the default).
-  ``to_play``     ``seat``: ``hand.pending`` is null and ``hand.to_act == [seat]`` (every seat's view).
+  ``to_play``     ``seat``: ``hand.pending`` is null and ``hand.to_act == [seat]`` (every seat's
+                  view).
   ``legal``       ``seat``, ``actions``: ``legal_actions`` of that seat's view is exactly this set
                   of action bodies (order-free).
   ``legal_includes``  ``seat``, ``action``: that body is among the seat's ``legal_actions``.
-  ``legal_no_type``   ``seat``, ``type``: no item of that ``type`` among the seat's ``legal_actions``.
+  ``legal_no_type``   ``seat``, ``type``: no item of that ``type`` among the seat's
+                  ``legal_actions``.
   ``trick``       ``n`` (1-based), ``where`` (``"hand"`` while the hand goes on, ``"last_hand"``
                   when that trick ended the hand), and ``winner_team`` (a team) or ``tie: True``:
                   the trick is complete (one play per seat) and its ``winner_team``/``tie`` are
@@ -73,9 +75,12 @@ class Scenario:
 # Deals F1 .. F4 (RULES.md §14), hands by seat, in slot order.
 # ---------------------------------------------------------------------------------------------
 
-F1 = {"vira": "4d", "hands": [["5c", "3h", "6c"], ["2c", "Kd", "6d"], ["Qd", "Js", "4s"], ["Ah", "Jc", "7c"]]}
-F2 = {"vira": "4d", "hands": [["3h", "Kc", "6c"], ["2c", "Kd", "6d"], ["Qd", "Js", "4s"], ["Ah", "Jc", "7c"]]}
-F3 = {"vira": None, "hands": [["7c", "As", "5d"], ["7s", "3c", "6h"], ["4h", "Kd", "Qd"], ["5c", "Jd", "6c"]]}
+F1 = {"vira": "4d",
+      "hands": [["5c", "3h", "6c"], ["2c", "Kd", "6d"], ["Qd", "Js", "4s"], ["Ah", "Jc", "7c"]]}
+F2 = {"vira": "4d",
+      "hands": [["3h", "Kc", "6c"], ["2c", "Kd", "6d"], ["Qd", "Js", "4s"], ["Ah", "Jc", "7c"]]}
+F3 = {"vira": None,
+      "hands": [["7c", "As", "5d"], ["7s", "3c", "6h"], ["4h", "Kd", "Qd"], ["5c", "Jd", "6c"]]}
 F4 = {
     "vira": "4d",
     "hands": [["6c", "Ah", "5h"], ["2c", "Kc", "7c"], ["Kd", "3s", "Qc"],
@@ -133,7 +138,8 @@ def acts(line: str, text: str) -> list[dict]:
     out = []
     for part in text.split(","):
         seat, body = _seat_action(part)
-        out.append({"line": line, "kind": "act", "seat": seat, "action": body, "text": part.strip()})
+        out.append({"line": line, "kind": "act", "seat": seat, "action": body,
+                    "text": part.strip()})
     return out
 
 
@@ -175,11 +181,14 @@ def trick(line: str, n: int, result: int | str, where: str = "hand") -> dict:
     return chk(line, "trick", n=n, where=where, winner_team=result)
 
 
-def hand_over(line: str, winner_team: int | None, points: int, reason: str, score: list[int]) -> dict:
-    return chk(line, "hand_over", winner_team=winner_team, points=points, reason=reason, score=score)
+def hand_over(line: str, winner_team: int | None, points: int, reason: str,
+              score: list[int]) -> dict:
+    return chk(line, "hand_over", winner_team=winner_team, points=points, reason=reason,
+               score=score)
 
 
-def new_hand(line: str, dealer: int, leads: int | None = None, initial: bool = False, **kw: Any) -> dict:
+def new_hand(line: str, dealer: int, leads: int | None = None, initial: bool = False,
+             **kw: Any) -> dict:
     d = chk(line, "new_hand", dealer=dealer, initial=initial, **kw)
     if leads is not None:
         d["leads"] = leads
@@ -260,7 +269,8 @@ _add("R-03", "Manilhas are ordered by suit and never tie",
       "deals": [{"vira": "2c", "hands": [["3d", "4c", "5c"], ["2h", "6c", "7c"],
                                           ["3s", "Qc", "Jc"], ["3h", "Kc", "Ac"]]}]},
      [
-         # 1. strengths 3c=14, 3h=13, 3s=12, 3d=11, 2h=9: the manilha order, and line 2 (3h > 3s > 3d > 2h).
+         # 1. strengths 3c=14, 3h=13, 3s=12, 3d=11, 2h=9: the manilha order, and line 2
+         # (3h > 3s > 3d > 2h).
          eq("1", "hand.manilhas", ["3c", "3h", "3s", "3d"]),
          acts("2", "s0 play 3d, s1 play 2h, s2 play 3s, s3 play 3h"),
          trick("2", 1, 1),
@@ -538,7 +548,8 @@ _add("R-17", "No face-down card in trick 1",
          rej("2", "s0 play 6c face_down", "face_down_not_allowed"),
          acts("3", "s0 play 5c, s1 play 2c, s2 play Qd, s3 play Ah"),
          trick("3", 1, 0),
-         legal("3", 0, L("play 3h", "play 6c", "play 3h face_down", "play 6c face_down", "raise to 3")),
+         legal("3", 0, L("play 3h", "play 6c", "play 3h face_down", "play 6c face_down",
+                         "raise to 3")),
      ])
 
 # R-18 A face-down card never wins and stays hidden --------------------------------------------
