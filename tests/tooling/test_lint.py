@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = ("app", "engine", "scripts", "devtools", "wsgi.py", "gunicorn.conf.py", "tests", "bench")
+CHECKED = ("app", "engine", "scripts", "devtools", "wsgi.py", "gunicorn.conf.py", "tests", "bench",
+           "examples")
 """Not migrations/: a migration is history, kept as it ran."""
 RULES = ("--select", "E,F,W", "--line-length", "100")
 
