@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.support.browser import DESKTOP, LAPTOP, PHONE, Browser
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -76,15 +78,16 @@ def test_the_table_at_phone_and_desktop_widths(browsers: Callable[..., Browser])
         assert (IMAGES / name).stat().st_size > 10_000
 
 
+@pytest.mark.parametrize("players", ["4", "6"])
 def test_the_hand_and_the_answers_fit_a_laptops_window(
-        browsers: Callable[..., Browser]) -> None:
-    """With 6 players (the tallest table), my cards and the controls are in the window of a
-    laptop, and of a phone, without scrolling, so a turn never asks for a scroll first."""
+        browsers: Callable[..., Browser], players: str) -> None:
+    """With 4 and 6 players (the tall tables), my cards and the controls are in the window of
+    a laptop, and of a phone, without scrolling, so a turn never asks for a scroll first."""
     browser = browsers(size=LAPTOP)
     height = browser.driver.execute_script("return window.innerHeight")
     assert 560 <= height <= 700  # (the window a laptop's screen leaves)
     browser.register("ana")
-    browser.choose("players", "6")
+    browser.choose("players", players)
     browser.choose("level", "easy")
     browser.click("[data-testid=start]")
     browser.wait(lambda: browser.actions(), why="my turn")
