@@ -19,7 +19,14 @@ def open_for(failures_in_row: int) -> timedelta | None:
     """How long the circuit stays open after this many failures in a row (None: closed)."""
     if failures_in_row < THRESHOLD:
         return None
-    return min(FIRST_OPEN * 2 ** (failures_in_row - THRESHOLD), MAX_OPEN)
+    return doubled(FIRST_OPEN, failures_in_row - THRESHOLD, MAX_OPEN)
+
+
+def doubled(first: timedelta, times: int, most: timedelta) -> timedelta:
+    """`first` doubled `times` times, at most `most`. The doublings stop at 32, where any wait
+    here is past its cap: a long run of failures must not overflow `timedelta` (a minute
+    doubled 41 times does), which would fail every later attempt of the endpoint."""
+    return min(first * (1 << max(0, min(times, 32))), most)
 
 
 def after_attempt(endpoint: WebhookEndpoint, succeeded: bool, now: datetime) -> None:

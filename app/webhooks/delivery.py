@@ -36,7 +36,7 @@ from sqlalchemy import select, text, update
 from app.db.extensions import db
 from app.infra.metrics import DELIVERIES
 from app.webhooks.outbound import OutboundError, Reply, post
-from app.webhooks.breaker import after_attempt, open_for
+from app.webhooks.breaker import after_attempt, doubled, open_for
 from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
 from app.webhooks.signing import headers
 from app.webhooks.urls import UnsafeUrl
@@ -99,7 +99,7 @@ def backoff(attempts: int, rng: random.Random | None = None) -> timedelta:
     """The wait after the `attempts`-th failed attempt: 10 s doubled per attempt, at most 2 h,
     times a random factor from 0.5 to 1 (so that endpoints coming back are not hit by every
     retry at once)."""
-    base = min(FIRST_RETRY * 2 ** max(0, attempts - 1), MAX_RETRY)
+    base = doubled(FIRST_RETRY, attempts - 1, MAX_RETRY)
     return base * (rng or random).uniform(0.5, 1.0)
 
 

@@ -245,6 +245,21 @@ def test_the_circuit_opens_for_longer_after_each_further_failure() -> None:
     assert open_for(THRESHOLD) == timedelta(minutes=1)
     assert open_for(THRESHOLD + 2) == timedelta(minutes=4)
     assert open_for(THRESHOLD + 30) == MAX_OPEN
+    # an endpoint that keeps failing for days stays at the cap (a minute doubled 41 times
+    # overflows timedelta, which would fail every later attempt of the endpoint)
+    assert open_for(THRESHOLD + 41) == open_for(10**6) == MAX_OPEN
+
+
+def test_the_retry_backoff_is_capped_however_many_attempts_failed() -> None:
+    import random
+
+    from app.webhooks.delivery import FIRST_RETRY, MAX_RETRY, backoff
+
+    rng = random.Random(7)
+    assert FIRST_RETRY / 2 <= backoff(1, rng) <= FIRST_RETRY
+    assert FIRST_RETRY <= backoff(2, rng) <= 2 * FIRST_RETRY
+    for attempts in (50, 10**6):
+        assert MAX_RETRY / 2 <= backoff(attempts, rng) <= MAX_RETRY
 
 
 def _hanging_listener(host: str, port: int = 0) -> tuple[Any, list[Any]]:
