@@ -8,15 +8,20 @@ from typing import Any
 
 import flask_smorest
 import marshmallow
-from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from apispec.ext.marshmallow.common import resolve_schema_instance
 from flask_smorest.utils import prepare_response
 
-from app.http.errors import PROBLEM_MIMETYPE, ProblemSchema
+from app.http.errors import ProblemSchema
 from app.http.schemas.base import ENUMS, INT_NAMES, Component, ResponseSchema
 from app.http.schemas.components import HEADERS, UNIONS
 from app.http.schemas.options import MatchOptionsSchema
 from app.http.schemas.problems import UNPROCESSABLE, RateLimitedProblemSchema
+from app.infra.problems import PROBLEM_MIMETYPE
+
+JSON = dict[str, Any]
+"""An OpenAPI object as apispec builds it."""
 
 
 class TypedConverter(OpenAPIConverter):
@@ -35,12 +40,12 @@ class TypedConverter(OpenAPIConverter):
         super().init_attribute_functions()
         self.attribute_functions.append(self.component2ref)
 
-    def field2nullable(self, field: marshmallow.fields.Field, ret: dict) -> dict:
+    def field2nullable(self, field: marshmallow.fields.Field[Any], ret: JSON) -> JSON:
         if field.allow_none and "$ref" in ret:
             return {"allOf": [{"$ref": ret.pop("$ref")}], "nullable": True}
         return super().field2nullable(field, ret)
 
-    def field2property(self, field: marshmallow.fields.Field) -> dict:
+    def field2property(self, field: marshmallow.fields.Field[Any]) -> JSON:
         """A field with ``metadata["component"]`` is that component's ``$ref`` (its
         description, default and nullability kept beside it in an ``allOf``)."""
         ret = super().field2property(field)
@@ -53,13 +58,13 @@ class TypedConverter(OpenAPIConverter):
             kept["nullable"] = True
         return {"allOf": [ref], **kept} if kept else ref
 
-    def component2ref(self, field: marshmallow.fields.Field, ret: dict, **_: Any) -> dict:
+    def component2ref(self, field: marshmallow.fields.Field[Any], ret: JSON, **_: Any) -> JSON:
         if not isinstance(field, Component):
             return {}
         ref = {"$ref": f"#/components/schemas/{field.component}"}
         return {"allOf": [ref]} if field.allow_none else ref
 
-    def schema2jsonschema(self, schema: Any) -> dict:
+    def schema2jsonschema(self, schema: Any) -> JSON:
         jsonschema = super().schema2jsonschema(schema)
         instance = resolve_schema_instance(schema)
         jsonschema.update(getattr(instance, "SPEC_RULES", {}))
@@ -112,7 +117,7 @@ class ProblemApi(flask_smorest.Api):
             429: (RateLimitedProblemSchema, {"Retry-After": "Retry-After"}),
         }
         for status in http.HTTPStatus:
-            response: dict = {"description": status.phrase}
+            response: JSON = {"description": status.phrase}
             if status >= 400:
                 schema, headers = special.get(status, (self.ERROR_SCHEMA, {}))
                 response["schema"] = schema

@@ -83,7 +83,8 @@ def bearer_token() -> str | None:
 def optional_player() -> Player | None:
     """The caller, when a valid token is sent; a bad token is still a 401."""
     if "player" in g:
-        return g.player
+        known: Player | None = g.player
+        return known
     token = bearer_token()
     player = None
     if token is not None:
@@ -131,12 +132,14 @@ def caller_id() -> str:
     without a query when it can, else from the database (and then known); once a request."""
     if "caller_id" not in g:
         g.caller_id = _caller_id()
-    return g.caller_id
+    caller: str = g.caller_id
+    return caller
 
 
 def _caller_id() -> str:
     if "player" in g and g.player is not None:
-        return g.player.id
+        player: Player = g.player
+        return player.id
     digest = token_hash()
     if digest:  # (no header, or a malformed one: require_player answers 401)
         known = hub().known

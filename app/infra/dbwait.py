@@ -16,7 +16,7 @@ _ESTABLISHED = {extensions.STATUS_READY, extensions.STATUS_BEGIN, extensions.STA
 _deadlines = {"connect": 5.0, "read": 10.0}
 
 
-class DatabaseTimeout(psycopg2.OperationalError):
+class DatabaseTimeout(psycopg2.OperationalError):  # type: ignore[misc]  # psycopg2: no types
     """The database did not answer within the client-side deadline."""
 
 

@@ -57,7 +57,7 @@ def problem_bytes(status: int, reason: str, code: str | None = None,
     return head.encode("latin-1") + body
 
 
-class ProblemGeventWorker(GeventWorker):
+class ProblemGeventWorker(GeventWorker):  # type: ignore[misc]  # gevent: no types
     """``GeventWorker`` whose pre-application error answers are problem+json, and whose
     graceful stop (SIGTERM) answers the held long polls at once (:mod:`app.infra.shutdown`)."""
 

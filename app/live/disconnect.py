@@ -31,7 +31,7 @@ def peer_closed(sock: Any) -> bool:
     and without consuming data."""
     raw = getattr(sock, "_sock", sock)  # gevent's socket wraps the real one
     try:
-        return raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        return bool(raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
     except (BlockingIOError, InterruptedError):
         return False
     except OSError:
@@ -43,7 +43,7 @@ def _gevent_active() -> bool:
         from gevent.monkey import is_module_patched
     except ImportError:  # pragma: no cover - gevent is a requirement
         return False
-    return is_module_patched("socket")
+    return bool(is_module_patched("socket"))
 
 
 @contextlib.contextmanager

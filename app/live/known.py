@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import NamedTuple
 
 FRESH_SECONDS = 10.0
@@ -36,7 +37,7 @@ class Seen(NamedTuple):
 class Known:
     """The facts of one process; safe to share between its threads (or greenlets)."""
 
-    def __init__(self, clock=time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._lock = threading.Lock()
         self._live = False

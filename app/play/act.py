@@ -41,7 +41,7 @@ def idempotency_key(key: str | None) -> str | None:
 def waiting_seat(answer: Answer, wait: int) -> int | None:
     """The caller's seat when the answer to their action waits for their next turn: `wait`
     asked, a fresh 200 (not a replay), the match still active and not their turn; else None."""
-    seat = answer.body["you"]["seat"] if answer.status == 200 else None
+    seat: int | None = answer.body["you"]["seat"] if answer.status == 200 else None
     if (not wait or seat is None or "Idempotent-Replayed" in answer.headers
             or answer.body["status"] != "active" or seat in answer.body["hand"]["to_act"]):
         return None

@@ -11,7 +11,8 @@ from sqlalchemy import delete, func, select
 from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.fairness import commitment_of, new_secret
-from app.db.models import Commitment, Player, new_id
+from app.db.commitment_models import Commitment
+from app.db.models import Player, new_id
 from app.infra.encoding import iso
 
 LIFETIME = timedelta(minutes=10)

@@ -148,7 +148,7 @@ def _players(match: Match, events: list[Event]) -> dict[str | None, Player]:
     if missing:
         found.update((p.id, p) for p in db.session.execute(
             select(Player).where(Player.id.in_(missing))).scalars())
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _client_seed(match: Match, seat: int, player_id: str | None) -> str:

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import engine
-from app.db.models import Match
+from app.db.models import Match, Seat
 from app.infra.encoding import iso
 from app.db.writes import SESSION_WRITES, Writes
 
@@ -21,7 +21,7 @@ DELIVERY_CHANNEL = "truco_webhooks"
 (app/webhooks/dispatch.py listens)."""
 
 
-def _player_of(seat: Any) -> str | None:
+def _player_of(seat: Seat) -> str | None:
     # (a seat added in this transaction has its player but no player_id before the flush)
     return seat.player.id if seat.player is not None else seat.player_id
 

@@ -1,5 +1,6 @@
-"""app/ type-checks: mypy (its settings in mypy.ini) finds nothing. The engine is held to
---strict by tests/engine/test_typing.py."""
+"""app/ type-checks: mypy, strict (its settings in mypy.ini: strict, with the exceptions that
+libraries without types force), finds nothing. The engine is held to --strict by
+tests/engine/test_typing.py."""
 from __future__ import annotations
 
 import subprocess
@@ -24,3 +25,12 @@ def test_the_check_finds_a_wrong_argument(tmp_path: Path) -> None:
     bad.write_text("def half(n: int) -> float:\n    return n / 2\n\n\nhalf('two')\n")
     result = mypy(str(bad))
     assert result.returncode == 1 and "arg-type" in result.stdout
+
+
+def test_the_check_is_strict(tmp_path: Path) -> None:
+    """A function without annotations, and a bare generic, are findings under mypy.ini."""
+    loose = tmp_path / "loose.py"
+    loose.write_text("def double(n):\n    return 2 * n\n\n\nSEEN: dict = {}\n")
+    result = mypy(str(loose))
+    assert result.returncode == 1
+    assert "no-untyped-def" in result.stdout and "type-arg" in result.stdout

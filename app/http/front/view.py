@@ -131,7 +131,8 @@ class ViewShortcut:
         """The rows of `statement` on a pooled connection (None on a database error)."""
         def fetch(conn: Any) -> list[tuple[Any, ...]]:
             with prepared.run(conn, [statement], params) as cursor:
-                return cursor.fetchall()
+                rows: list[tuple[Any, ...]] = cursor.fetchall()
+                return rows
         return self.on_connection(fetch)
 
     def engine(self) -> Engine:
@@ -189,7 +190,8 @@ class _Reader:
         give_back = pollcap.hold_slot(lambda: key, self._front.poll_cap())
         try:
             self.waited = True
-            return self._hub.wait_for([match_id], changed, wait, self._environ)
+            found: Current | None = self._hub.wait_for([match_id], changed, wait, self._environ)
+            return found
         finally:
             give_back()
 

@@ -51,11 +51,11 @@ def exposition() -> bytes:
     """Every metric of every process, then the queues, in the text format."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry = REGISTRY
     queues = CollectorRegistry()
-    queues.register(QueueCollector())  # type: ignore[arg-type]
+    queues.register(QueueCollector())
     return generate_latest(registry) + generate_latest(queues)
 
 

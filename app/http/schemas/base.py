@@ -70,8 +70,8 @@ INT_NAMES = {1: "one", 2: "two", 4: "four", 6: "six", 12: "twelve"}
 """The member names of integer enumerations (``x-enum-varnames``): ``PlayerCount.FOUR``."""
 
 
-def named_enum(component: str, values: Any, field: type[fields.Field] | None = None,
-               **kwargs: Any) -> fields.Field:
+def named_enum(component: str, values: Any, field: type[fields.Field[Any]] | None = None,
+               **kwargs: Any) -> fields.Field[Any]:
     """A field that takes one of ``values``, documented as the component ``component``."""
     values = list(values)
     assert ENUMS.setdefault(component, values) == values, component

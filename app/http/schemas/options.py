@@ -10,7 +10,7 @@ from engine import OPTION_CHOICES, PLAYER_COUNTS
 from engine.rules import MAX_IRON_HAND_VALUE
 
 
-def option_field(name: str, **kwargs: Any) -> fields.Field:
+def option_field(name: str, **kwargs: Any) -> fields.Field[Any]:
     """The field of option ``name``: its type and its allowed values (engine/rules.py)."""
     values = OPTION_CHOICES[name]
     if all(isinstance(v, bool) for v in values):

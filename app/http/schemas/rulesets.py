@@ -1,6 +1,8 @@
 """``GET /v1/rulesets``: each ruleset with its ladder and options, and the bot levels."""
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import fields
 
 from app.http.schemas.base import ResponseSchema, enum, named_enum, pascal
@@ -9,7 +11,7 @@ from engine import OPTION_CHOICES, RULESETS
 from engine.bots import BOT_LEVELS
 
 
-def _choices(name: str, default: fields.Field, values: fields.Field) -> fields.Nested:
+def _choices(name: str, default: fields.Field[Any], values: fields.Field[Any]) -> fields.Nested:
     """``{"values", "default"}`` of option ``name`` in /v1/rulesets: its own typed schema."""
     schema = type(f"{pascal(name)}ChoicesSchema", (ResponseSchema,),
                   {"values": values, "default": default})

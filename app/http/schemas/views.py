@@ -110,7 +110,7 @@ class YouSchema(ResponseSchema):
     team = fields.Integer()
 
 
-class RulesSchema(ResponseSchema, MatchOptionsSchema):
+class RulesSchema(ResponseSchema, MatchOptionsSchema):  # type: ignore[misc]  # made by type()
     """The effective ruleset and options (RULES.md names)."""
 
     ruleset = named_enum("RulesetName", RULESETS)
