@@ -1,9 +1,10 @@
-// The home screen: registering, the new-match form (against bots, or for friends with an
-// invite link), and the inbox of my matches, live from /v1/me/stream.
+// The home screen: registering, who I am and where I stand, the new-match form (against bots,
+// or for friends with an invite link), and the inbox of my matches, live from /v1/me/stream.
 
 import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
 import { lang, ruleWords, t } from "./i18n.js";
+import { shownRating } from "./leaderboard.js";
 
 const RULESET_NAMES = { paulista: "Paulista", mineiro: "Mineiro" };
 const TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
@@ -260,19 +261,79 @@ export function inboxPanel() {
   return { panel, close: () => { live.close(); clearInterval(ticker); } };
 }
 
-/** Who I am, my token to copy to another device, and a way to forget it here. */
+/** My rating in `format`: `item`, and `show(entry)` that fills it in place (no element
+ * replaced, so a re-read while someone reads the page moves nothing). */
+function ratingItem(format) {
+  const value = h("span", { class: "value" });
+  const prov = h("span", { class: "prov" }, t("provisional"));
+  const sub = h("span", { class: "sub" });
+  const item = h("li", { dataset: { format } },
+    h("span", { class: "term" }, t("formats")[format]),
+    h("span", { class: "line" }, h("span", { class: "rating" }, value, " ", prov), " ", sub));
+  return { item, show(entry) {
+    value.textContent = shownRating(entry);
+    prov.hidden = !entry.provisional;
+    sub.textContent = t("ratedMatches")(entry.rated_matches);
+  } };
+}
+
+/** Where I stand (GET /v1/players/me): my two ratings and my record, read whenever the
+ * home screen is drawn, and again while a match that ended is still being counted. */
+function standing() {
+  const duel = ratingItem("duel");
+  const teams = ratingItem("teams");
+  const record = h("span", { class: "line" });
+  const list = h("ul", { class: "standing", "data-testid": "standing", hidden: true },
+    duel.item, teams.item, h("li", { dataset: { format: "record" } },
+      h("span", { class: "term" }, t("record")), record));
+  const hint = h("p", { class: "hint", hidden: true }, t("provisionalHint"));
+  let timer = null;
+  let tries = 0;
+  let closed = false; // (the home screen left while a reading was on its way)
+  async function refresh() {
+    try {
+      const me = await api.call("GET", "/v1/players/me");
+      if (closed) return;
+      duel.show(me.ratings.duel);
+      teams.show(me.ratings.teams);
+      record.textContent = t("recordWords")(me.matches_played, me.won, me.lost);
+      list.hidden = false;
+      hint.hidden = !me.ratings.duel.provisional && !me.ratings.teams.provisional;
+      // a match finished a moment ago is counted by the server's worker about a second later
+      if (me.stats && me.stats.finished > me.matches_played && tries < 10) {
+        tries += 1;
+        timer = setTimeout(refresh, 1500);
+      }
+    } catch (error) {
+      if (!closed) showError(error.message);
+    }
+  }
+  refresh();
+  return { nodes: [list, hint], close: () => { closed = true; clearTimeout(timer); } };
+}
+
+/** Who I am and where I stand, a link to the leaderboard, my token to copy to another
+ * device, and a way to forget it here. Returns `{panel, close}`. */
 export function whoAmI(rerender) {
   const player = api.me();
+  const stand = standing();
   const copyButton = h("button", { type: "button", onclick: (e) =>
     copyText(api.token(), e.currentTarget, t("copied")) }, t("copy"));
-  return h("details", { class: "panel who" },
-    h("summary", {}, `${t("registered")} ${player ? player.name : "?"}`),
-    h("p", {}, t("tokenHelp")),
-    h("code", { class: "token", "data-testid": "token" }, api.token()), " ", copyButton, " ",
-    h("button", { type: "button", onclick: () => {
-      // without the key this browser forgets, the player cannot come back to their matches
-      if (!window.confirm(t("signOutConfirm"))) return;
-      api.forget();
-      rerender();
-    } }, t("signOut")));
+  const panel = h("section", { class: "panel who", "aria-labelledby": "who-title" },
+    h("div", { class: "who-head" },
+      h("h2", { id: "who-title" }, `${t("registered")} ${player ? player.name : "?"}`),
+      h("a", { href: "#/leaderboard", "data-testid": "to-leaderboard" },
+        `${t("leaderboard")} →`)),
+    stand.nodes,
+    h("details", { class: "key" },
+      h("summary", {}, t("yourKey")),
+      h("p", {}, t("tokenHelp")),
+      h("code", { class: "token", "data-testid": "token" }, api.token()), " ", copyButton, " ",
+      h("button", { type: "button", onclick: () => {
+        // without the key this browser forgets, the player cannot come back to their matches
+        if (!window.confirm(t("signOutConfirm"))) return;
+        api.forget();
+        rerender();
+      } }, t("signOut"))));
+  return { panel, close: stand.close };
 }

@@ -1,14 +1,16 @@
 // The client's screens by the URL's hash: "#/" home (register, new match, inbox),
-// "#/match/<id>" a table, "#/join/<id>/<invite code>" an invitation.
+// "#/match/<id>" a table, "#/join/<id>/<invite code>" an invitation, "#/leaderboard".
 
 import * as api from "./api.js";
 import { h, showError } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { inboxPanel, newMatchForm, registerForm, whoAmI } from "./home.js";
+import { leaderboardScreen } from "./leaderboard.js";
 import { tableScreen } from "./table.js";
 
 const main = document.getElementById("main");
 let screen = null;
+let routes = 0; // the screens asked for: only the newest is shown
 let rulesets = null;
 let carried = null; // an error said on the next screen (a join that failed leads home)
 const JOIN_PROBLEMS = { match_not_waiting: "joinClosed", seat_taken: "joinClosed",
@@ -22,10 +24,10 @@ function go(hash) {
 async function home() {
   if (!api.token()) return { node: registerForm(route), close() {} };
   rulesets = rulesets || await api.call("GET", "/v1/rulesets");
+  const who = whoAmI(route);
   const inbox = inboxPanel();
-  const node = h("div", { class: "home" }, whoAmI(route), newMatchForm(rulesets, go),
-    inbox.panel);
-  return { node, close: inbox.close };
+  const node = h("div", { class: "home" }, who.panel, newMatchForm(rulesets, go), inbox.panel);
+  return { node, close: () => { who.close(); inbox.close(); } };
 }
 
 async function join(matchId, code) {
@@ -47,22 +49,33 @@ async function join(matchId, code) {
 }
 
 async function route() {
+  const turn = ++routes;
   if (screen) screen.close();
   screen = null;
   showError(carried || "");
   carried = null;
   const parts = location.hash.replace(/^#\/?/, "").split("/");
+  let made = null;
   try {
-    if (parts[0] === "match" && parts[1]) screen = tableScreen(parts[1], go);
-    else if (parts[0] === "join" && parts[1]) screen = await join(parts[1], parts[2]);
-    else screen = await home();
+    if (parts[0] === "match" && parts[1]) made = tableScreen(parts[1], go);
+    else if (parts[0] === "join" && parts[1]) made = await join(parts[1], parts[2]);
+    else if (parts[0] === "leaderboard") {
+      rulesets = rulesets || await api.call("GET", "/v1/rulesets");
+      made = await leaderboardScreen(rulesets);
+    } else made = await home();
   } catch (error) {
+    if (error.status === 401) api.forget();
+    if (turn !== routes) return;
     showError(error.message);
-    if (error.status === 401) {
-      api.forget();
-      screen = await home();
-    }
+    if (error.status === 401) made = await home();
   }
+  // a screen that took its time to come (its first reading) while the person went elsewhere
+  // is not shown over the newer one
+  if (turn !== routes) {
+    if (made) made.close();
+    return;
+  }
+  screen = made;
   if (screen) main.replaceChildren(screen.node);
   const focus = main.querySelector("h1, h2, [data-testid=table]");
   if (focus) focus.setAttribute("tabindex", "-1");
