@@ -14,7 +14,8 @@ MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
 """Beta (the spread of one match's performance) and tau (the uncertainty added before each
 match) are openskill's defaults on this scale."""
 PROVISIONAL_ABOVE = 350.0
-"""A rating is provisional while its sigma is above this (about a dozen rated duels)."""
+"""A rating is provisional while its sigma is above this: 7 to 9 rated duels against settled
+ratings, 16 to 22 against new players (docs/ratings.md)."""
 
 
 def format_of(players: int) -> str:

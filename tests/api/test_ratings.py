@@ -247,3 +247,22 @@ def test_an_abandoned_seat_loses_by_time_rated_and_counted_as_forfeited(client: 
     assert (late["lost"], late["forfeited"], on_time["won"], on_time["forfeited"]) == (1, 1, 1, 0)
     assert late["ratings"]["duel"]["rated_matches"] == 1
     assert late["ratings"]["duel"]["rating"] < 1500 < on_time["ratings"]["duel"]["rating"]
+
+
+def _duels_until_settled(opponent_sigma: float, win_rate: float, seed: int) -> int:
+    from app.play.ratings import MU, PROVISIONAL_ABOVE, SIGMA, update
+
+    rng, mu, sigma, duels = random.Random(seed), MU, SIGMA, 0
+    while sigma > PROVISIONAL_ABOVE:
+        winner = 0 if rng.random() < win_rate else 1
+        ((mu, sigma),), _ = update([[(mu, sigma)], [(MU, opponent_sigma)]], winner)
+        duels += 1
+    return duels
+
+
+@pytest.mark.parametrize("win_rate", [0.5, 0.9])
+def test_provisional_lasts_the_number_of_duels_the_docs_say(win_rate: float) -> None:
+    """docs/ratings.md: 7 to 9 rated duels against settled ratings, 16 to 22 against new
+    players (the client's hint says 10 to 20 matches)."""
+    assert 7 <= _duels_until_settled(150.0, win_rate, seed=1) <= 9
+    assert 16 <= _duels_until_settled(500.0, win_rate, seed=1) <= 22

@@ -28,8 +28,8 @@ const LABELS = {
   },
   formatsShort: { duel: ["Duel", "Duelo"], teams: ["Teams", "Equipes"] },
   provisional: ["provisional", "provisório"],
-  provisionalHint: ["Provisional: still finding your level, which takes about a dozen matches.",
-    "Provisório: ainda encontrando o seu nível, o que leva cerca de uma dúzia de partidas."],
+  provisionalHint: ["Provisional: still finding your level, which takes 10 to 20 matches.",
+    "Provisório: ainda encontrando o seu nível, o que leva de 10 a 20 partidas."],
   ratedMatches: [(n) => (n === 0 ? "no rated match yet"
     : `${n} rated ${n === 1 ? "match" : "matches"}`),
     (n) => (n === 0 ? "nenhuma partida ranqueada ainda"
