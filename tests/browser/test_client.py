@@ -614,7 +614,14 @@ def test_a_replay_names_the_players_from_its_first_step(browsers: Callable[..., 
     _resigned_match(server, ana)
     ana.click("[data-testid=replay]")
     ana.wait(lambda: ana.all(".replay-bar"), why="the replay")
-    assert ana.css(".replay-bar span").text.startswith("Step 0 /")
+    # it opens on the first deal: the vira and my cards, not the empty table before it
+    step = ana.css(".replay-bar span").text
+    assert not step.startswith("Step 0 /"), step
+    assert ana.all(".vira .card") and len(ana.all(".hand .card")) == 3
+    while not ana.css(".replay-bar span").text.startswith("Step 0 /"):
+        shown = ana.css(".replay-bar span").text
+        ana.click(".replay-bar button:first-child")  # Previous
+        ana.wait(lambda s=shown: ana.css(".replay-bar span").text != s, why="the step before")
     names = [n.text for n in ana.all(".seat .name")]
     assert sorted(names) == ["p1", "you"]  # not "Seat 2 (free seat)"
 

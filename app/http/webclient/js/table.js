@@ -279,7 +279,7 @@ export function tableScreen(matchId, go) {
     }
     if ("end_reason" in view && view.status === "finished") {  // (served beside end_reason)
       buttons.push(h("button", { type: "button", "data-testid": "replay",
-        onclick: () => replay(0) }, t("replay")));
+        onclick: () => replay(0, true) }, t("replay")));
     }
     return h("div", { class: "finished", "data-testid": "result", role: "status" },
       h("h2", {}, headline),
@@ -352,9 +352,12 @@ export function tableScreen(matchId, go) {
     }
   }
 
-  async function replay(step) {
+  /** The replay's table at `step`; with `toDeal`, the first step from there with cards dealt
+   * (a replay opens on the first deal, not on the empty table before it). */
+  async function replay(step, toDeal = false) {
     try {
       const page = await api.call("GET", `/v1/matches/${matchId}/replay?step=${step}`);
+      if (toDeal && !page.view.hand && page.step < page.steps) return replay(page.step + 1, true);
       const bar = h("div", { class: "replay-bar", role: "group", "aria-label": t("replay") },
         h("button", { type: "button", disabled: page.step <= 0,
           onclick: () => replay(page.step - 1) }, t("prev")),
