@@ -3,19 +3,12 @@
 
 import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
+import { friendHandles, handleEditor, inviteProblem } from "./handles.js";
 import { lang, ruleWords, t } from "./i18n.js";
 import { shownRating } from "./leaderboard.js";
+import { rulesetName, timeoutLabel } from "./words.js";
 
-const RULESET_NAMES = { paulista: "Paulista", mineiro: "Mineiro" };
 const TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
-
-function timeoutLabel(seconds) {
-  if (seconds === null) return t("noLimit");
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 3600) return `${seconds / 60} min`;
-  if (seconds < 86400) return `${seconds / 3600} h`;
-  return seconds === 86400 ? "1 d" : `${seconds / 86400} d`;
-}
 
 function select(name, label, choices, chosen) {
   const id = `f-${name}`;
@@ -84,7 +77,7 @@ function ironHandField(rulesets, spec) {
   const words = ruleWords("iron_hand_value");
   const top = Number((String(spec.values).match(/(\d+)\D*$/) || [])[1]) || undefined;
   const defaults = rulesets.items.map((r) => `${r.options.iron_hand_value.default} `
-    + `(${RULESET_NAMES[r.name] || r.name})`).join(" · ");
+    + `(${rulesetName(r.name)})`).join(" · ");
   return h("div", { class: "field" },
     h("label", { for: "f-opt-iron_hand_value" }, words.label),
     h("input", { id: "f-opt-iron_hand_value", name: "opt-iron_hand_value", type: "number",
@@ -120,7 +113,7 @@ function optionFields(rulesets) {
     h("div", { class: "fields" }, ...fields));
 }
 
-function createBody(form, humans) {
+function createBody(form, humans, handles = []) {
   const data = new FormData(form);
   const players = Number(data.get("players"));
   const level = data.get("level");
@@ -136,22 +129,37 @@ function createBody(form, humans) {
     .sort((a, b) => (a % 2) - (b % 2) || a - b);
   const friendSeats = new Set(order.slice(0, humans));
   const bots = order.filter((s) => !friendSeats.has(s)).map((seat) => ({ seat, level }));
+  // friends named by handle take the friends' seats in that order: theirs are kept for them
+  const invite = handles.map((handle, i) => ({ seat: order[i], handle }));
   return {
     players, ruleset: data.get("ruleset"), seat: 0, bots, visibility: "private",
     turn_timeout: timeout === "" ? null : Number(timeout),
-    on_timeout: data.get("on_timeout"), options,
+    on_timeout: data.get("on_timeout"), options, ...(invite.length ? { invite } : {}),
   };
 }
 
-/** The new-match form: bots in every other seat, or seats left for invited friends. */
+/** The new-match form: bots in every other seat, or seats left for invited friends (those
+ * named by handle get an invitation in their matches). */
 export function newMatchForm(rulesets, go) {
   const friends = select("friends", t("friends"), [["1", "1"], ["2", "2"], ["3", "3"], ["4", "4"],
     ["5", "5"]], "1");
+  const handles = h("div", { class: "field" },
+    h("label", { for: "f-handles" }, t("inviteHandles")),
+    h("input", { id: "f-handles", name: "handles", "data-testid": "invite-handle",
+      autocomplete: "off", autocapitalize: "none", spellcheck: "false",
+      "aria-describedby": "f-handles-hint" }),
+    h("small", { class: "hint", id: "f-handles-hint" }, t("inviteHandlesHint")));
   const form = h("form", { class: "panel", "data-testid": "new-match", onsubmit: async (e) => {
     e.preventDefault();
+    const data = new FormData(form);
     const humans = e.submitter && e.submitter.dataset.testid === "invite"
-      ? Number(new FormData(form).get("friends")) : 0;
-    const body = createBody(form, humans);
+      ? Number(data.get("friends")) : 0;
+    const named = humans ? friendHandles(data.get("handles") || "", humans) : [];
+    if (named.problem) {
+      showError(named.problem);
+      return;
+    }
+    const body = createBody(form, humans, named);
     if (humans >= body.players) {
       showError(`${t("friends")}: ≤ ${body.players - 1}`);
       return;
@@ -160,12 +168,12 @@ export function newMatchForm(rulesets, go) {
     try {
       const view = await api.call("POST", "/v1/matches", body);
       go(`#/match/${view.id}`);
-    } catch (error) { showError(error.message); }
+    } catch (error) { showError(await inviteProblem(error, named)); }
   } },
   h("h2", {}, t("newMatch")),
   h("div", { class: "fields" },
     select("players", t("players"), [["2", "2"], ["4", "4"], ["6", "6"]], "2"),
-    select("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, RULESET_NAMES[r.name] || r.name]), "paulista"),
+    select("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, rulesetName(r.name)]), "paulista"),
     select("level", t("level"), rulesets.bot_levels.map((l) => [l, t("levels")[l] || l]), "easy"),
     select("turn_timeout", t("turnTimeout"),
       TIMEOUTS.map((s) => [s === null ? "" : String(s), timeoutLabel(s)]), ""),
@@ -174,7 +182,7 @@ export function newMatchForm(rulesets, go) {
   optionFields(rulesets),
   h("div", { class: "buttons" },
     h("button", { type: "submit", class: "primary", "data-testid": "start" }, t("start"))),
-  h("div", { class: "fields friends" }, friends,
+  h("div", { class: "fields friends" }, friends, handles,
     h("button", { type: "submit", "data-testid": "invite" }, t("invite"))));
   return form;
 }
@@ -226,7 +234,7 @@ function inboxItem(item) {
   h("a", { href: `#/match/${item.id}` },
     h("span", { class: "badge" }, status),
     h("span", { class: "about" },
-      h("span", {}, `${item.players} ${t("seatCount")} · ${RULESET_NAMES[item.ruleset] || item.ruleset}`),
+      h("span", {}, `${item.players} ${t("seatCount")} · ${rulesetName(item.ruleset)}`),
       about.length ? h("span", { class: "sub" }, about.flatMap((part, i) =>
         i ? [" · ", part] : [part])) : null),
     h("span", { class: "score", title: `${t("us")} × ${t("them")}` },
@@ -279,7 +287,7 @@ function ratingItem(format) {
 
 /** Where I stand (GET /v1/players/me): my two ratings and my record, read whenever the
  * home screen is drawn, and again while a match that ended is still being counted. */
-function standing() {
+function standing(onProfile) {
   const duel = ratingItem("duel");
   const teams = ratingItem("teams");
   const record = h("span", { class: "line" });
@@ -294,6 +302,7 @@ function standing() {
     try {
       const me = await api.call("GET", "/v1/players/me");
       if (closed) return;
+      onProfile(me);
       duel.show(me.ratings.duel);
       teams.show(me.ratings.teams);
       record.textContent = t("recordWords")(me.matches_played, me.won, me.lost);
@@ -312,16 +321,18 @@ function standing() {
   return { nodes: [list, hint], close: () => { closed = true; clearTimeout(timer); } };
 }
 
-/** Who I am and where I stand, a link to the leaderboard, my token to copy to another
- * device, and a way to forget it here. Returns `{panel, close}`. */
+/** Who I am (and my handle, to set or change) and where I stand, a link to the leaderboard,
+ * my token to copy to another device, and a way to forget it here. Returns `{panel, close}`. */
 export function whoAmI(rerender) {
   const player = api.me();
-  const stand = standing();
+  const handle = handleEditor();
+  const stand = standing(handle.show);
   const copyButton = h("button", { type: "button", onclick: (e) =>
     copyText(api.token(), e.currentTarget, t("copied")) }, t("copy"));
   const panel = h("section", { class: "panel who", "aria-labelledby": "who-title" },
     h("div", { class: "who-head" },
-      h("h2", { id: "who-title" }, `${t("registered")} ${player ? player.name : "?"}`),
+      h("h2", { id: "who-title" }, `${t("registered")} ${player ? player.name : "?"}`,
+        " ", handle.shown),
       h("a", { href: "#/leaderboard", "data-testid": "to-leaderboard" },
         `${t("leaderboard")} →`)),
     stand.nodes,
@@ -334,6 +345,7 @@ export function whoAmI(rerender) {
         if (!window.confirm(t("signOutConfirm"))) return;
         api.forget();
         rerender();
-      } }, t("signOut"))));
+      } }, t("signOut"))),
+    handle.editor);
   return { panel, close: stand.close };
 }

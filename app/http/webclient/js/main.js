@@ -1,32 +1,39 @@
 // The client's screens by the URL's hash: "#/" home (register, new match, inbox),
-// "#/match/<id>" a table, "#/join/<id>/<invite code>" an invitation, "#/leaderboard".
+// "#/match/<id>" a table, "#/join/<id>/<invite code>" an invitation (without the code: a seat
+// in a public match), "#/leaderboard".
 
 import * as api from "./api.js";
-import { h, showError } from "./dom.js";
+import { announce, h, showError } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { inboxPanel, newMatchForm, registerForm, whoAmI } from "./home.js";
 import { leaderboardScreen } from "./leaderboard.js";
 import { tableScreen } from "./table.js";
+import { joinProblem } from "./waiting.js";
 
 const main = document.getElementById("main");
 let screen = null;
 let routes = 0; // the screens asked for: only the newest is shown
 let rulesets = null;
 let carried = null; // an error said on the next screen (a join that failed leads home)
-const JOIN_PROBLEMS = { match_not_waiting: "joinClosed", seat_taken: "joinClosed",
-  invalid_invite_code: "joinBadCode", match_not_found: "notFound" };
+let noticed = null; // a word on the next screen that is no error ("Invitation declined.")
 
-function go(hash) {
+/** Go to `hash`, with a `notice` to show there (home shows it above the rest). */
+function go(hash, notice = null) {
+  noticed = notice;
   if (location.hash === hash) route();
   else location.hash = hash;
 }
 
-async function home() {
+async function home(notice = null) {
   if (!api.token()) return { node: registerForm(route), close() {} };
   rulesets = rulesets || await api.call("GET", "/v1/rulesets");
   const who = whoAmI(route);
   const inbox = inboxPanel();
-  const node = h("div", { class: "home" }, who.panel, newMatchForm(rulesets, go), inbox.panel);
+  const said = notice ? h("p", { class: "panel notice", "data-testid": "notice" }, notice)
+    : null;
+  if (notice) announce(notice);
+  const node = h("div", { class: "home" }, said, who.panel, newMatchForm(rulesets, go),
+    inbox.panel);
   return { node, close: () => { who.close(); inbox.close(); } };
 }
 
@@ -37,7 +44,7 @@ async function join(matchId, code) {
       go(`#/match/${matchId}`);
     } catch (error) {
       // (home, under the error line: the new-match form and the inbox are what is left to do)
-      carried = JOIN_PROBLEMS[error.code] ? t(JOIN_PROBLEMS[error.code]) : error.message;
+      carried = joinProblem(error);
       go("#/");
     }
   };
@@ -54,6 +61,8 @@ async function route() {
   screen = null;
   showError(carried || "");
   carried = null;
+  const notice = noticed;
+  noticed = null;
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   let made = null;
   try {
@@ -62,7 +71,7 @@ async function route() {
     else if (parts[0] === "leaderboard") {
       rulesets = rulesets || await api.call("GET", "/v1/rulesets");
       made = await leaderboardScreen(rulesets);
-    } else made = await home();
+    } else made = await home(notice);
   } catch (error) {
     if (error.status === 401) api.forget();
     if (turn !== routes) return;

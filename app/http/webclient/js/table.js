@@ -3,8 +3,9 @@
 
 import * as api from "./api.js";
 import { cardElement, cardName } from "./cards.js";
-import { announce, copyText, h, showError } from "./dom.js";
+import { announce, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
+import { waitingRoom } from "./waiting.js";
 import { actionHint, actionLabel, callWord, describe, seatName, sideOf, specialName, teamName }
   from "./words.js";
 
@@ -61,10 +62,12 @@ function seatBox(view, seat, trick) {
   const mine = view.you && view.you.seat === seat;
   const backs = mine || over(view) ? [] : Array.from({ length: info.cards_in_hand }, () =>
     cardElement(null, { small: true, label: t("hidden") }));
+  // (a seat reserved for a player who has not accepted yet says so)
+  const name = info.invited ? `${seatName(view, seat)} (${t("invited")})` : seatName(view, seat);
   return h("div", { class: `seat place-${place} team-${seat % 2} ${side(view, seat % 2)}${toAct ? " to-act" : ""}`,
-    "data-seat": seat, "aria-label": `${seatName(view, seat)}${toAct ? `, ${t("toAct")}` : ""}` },
+    "data-seat": seat, "aria-label": `${name}${toAct ? `, ${t("toAct")}` : ""}` },
   h("div", { class: "who" },
-    h("div", { class: "name" }, seatName(view, seat),
+    h("div", { class: "name" }, name,
       toAct && h("span", { class: "turn-dot", "aria-hidden": "true" }, " ●")),
     info.bot_level ? h("div", { class: "level" }, t("levels")[info.bot_level] || info.bot_level)
       : null,
@@ -240,6 +243,12 @@ export function tableScreen(matchId, go) {
   const queue = [];
   let draining = false;
   let ticker = null;
+  // a waiting match: the link to share, an invitation to answer, a seat to take (the view
+  // answered to an acceptance or a seat taken is drawn as an action's answer is)
+  const waitingPanel = waitingRoom(matchId, go, (view) => {
+    current = view;
+    if (view.version > Number(node.dataset.version)) render(view);
+  });
 
   function deadlineNode(view) {
     if (!view.deadline || view.status !== "active") return null;
@@ -290,29 +299,20 @@ export function tableScreen(matchId, go) {
       fairness(view));
   }
 
-  function waitingPanel(view) {
-    if (view.status !== "waiting") return null;
-    const link = view.invite_code
-      ? `${location.origin}/play/#/join/${view.id}/${view.invite_code}` : null;
-    return h("div", { class: "waiting panel" }, h("p", {}, t("waitingPlayers")),
-      link ? h("p", {}, h("code", { "data-testid": "invite-link" }, link), " ",
-        h("button", { type: "button", onclick: (e) => copyText(link, e.currentTarget,
-          t("copied")) }, t("copy"))) : null);
-  }
-
   function draw(view, live, extra = null) {
     const focused = node.contains(document.activeElement) ? document.activeElement : blurred;
     blurred = null;
     const trick = view.hand ? view.hand.tricks[view.hand.tricks.length - 1] : null;
+    const waiting = live ? waitingPanel(view) : null; // (in place of "You are watching")
     const felt = h("div", { class: `felt players-${view.players}${over(view) ? " over" : ""}` },
       view.seats.map((s) => seatBox(view, s.seat, trick)), center(view, known));
     node.replaceChildren(...[
       h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
       finishedBanner(view), // (above the table: in sight when the match ends)
+      waiting, // (above it too; not in a replay of the match's first steps)
       scoreboard(view, deadlineNode(view), known),
       extra,
-      live ? waitingPanel(view) : null, // (not in a replay of the match's first steps)
-      !view.you ? h("p", { class: "note" }, t("spectator")) : null,
+      !view.you && !waiting ? h("p", { class: "note" }, t("spectator")) : null,
       felt,
       over(view) ? null : controls(view, live),
       view.you && !over(view) ? handRow(view, live) : null, // (no hand to play once over)

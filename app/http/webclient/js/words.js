@@ -1,8 +1,24 @@
 // How the table names things: the calls of a raise ladder, the answers, seats and teams,
-// and a sentence for each event.
+// the rules and the time per turn, and a sentence for each event.
 
 import { cardName } from "./cards.js";
 import { t } from "./i18n.js";
+
+const RULESET_NAMES = { paulista: "Paulista", mineiro: "Mineiro" };
+
+/** "Paulista", "Mineiro" (a ruleset the client does not know: its own name). */
+export function rulesetName(name) {
+  return RULESET_NAMES[name] || name;
+}
+
+/** A time per turn: "30 s", "2 min", "1 h", "1 d", "7 d"; null: "No limit". */
+export function timeoutLabel(seconds) {
+  if (seconds === null || seconds === undefined) return t("noLimit");
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 86400) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86400)} d`;
+}
 
 const CALLS = {
   paulista: { 3: "Truco!", 6: "Seis!", 9: "Nove!", 12: "Doze!" },
