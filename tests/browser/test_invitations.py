@@ -338,3 +338,24 @@ def test_a_challenge_the_server_cannot_send_is_said_in_words(
     _refused_on_purpose(bia, 403)
     assert not bia.all("[data-testid=table]")  # still at home: nothing was created
     assert _inbox_ids(server, _auth(bia)) == []
+
+
+def test_the_window_title_counts_what_waits_for_me_on_every_screen(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    """"(2) Truco" while two invitations wait, on the home screen and elsewhere, and the plain
+    title once they are declined: a tab in the background says when to come back."""
+    ana = browsers()
+    ana.register("ana")
+    me = _me(server, _auth(ana))
+    assert ana.driver.title == "Truco"
+    bia = _player(server, "bia")
+    _created(server, bia["auth"], {"invite": [{"seat": 1, "player_id": me["id"]}]})
+    ana.wait(lambda: ana.driver.title == "(1) Truco", why="one invitation in the title")
+    ana.open("/play/#/leaderboard")
+    ana.wait(lambda: ana.all("[data-testid=leaderboard]"), why="the leaderboard")
+    _created(server, bia["auth"], {"invite": [{"seat": 1, "player_id": me["id"]}]})
+    ana.wait(lambda: ana.driver.title == "(2) Truco", why="two on another screen")
+    declined = requests.post(f"{server.url}/v1/me/invitations/decline", headers=_auth(ana),
+                             timeout=10)
+    assert declined.json() == {"declined": 2}
+    ana.wait(lambda: ana.driver.title == "Truco", why="the plain title again")

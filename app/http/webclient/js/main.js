@@ -3,6 +3,7 @@
 // in a public match), "#/leaderboard".
 
 import * as api from "./api.js";
+import { followTurns } from "./badge.js";
 import { announce, h, showError } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { inboxPanel, newMatchForm, registerForm, whoAmI } from "./home.js";
@@ -88,6 +89,7 @@ async function route() {
   if (screen) main.replaceChildren(screen.node);
   const focus = main.querySelector("h1, h2, [data-testid=table]");
   if (focus) focus.setAttribute("tabindex", "-1");
+  followTurns(); // (after a registration, a key adopted or forgotten: the title follows)
 }
 
 function header() {
