@@ -359,3 +359,29 @@ def test_the_window_title_counts_what_waits_for_me_on_every_screen(
                              timeout=10)
     assert declined.json() == {"declined": 2}
     ana.wait(lambda: ana.driver.title == "Truco", why="the plain title again")
+
+
+def test_a_match_nobody_came_to_is_left_and_cancelled(browsers: Callable[..., Browser],
+                                                      server: Server) -> None:
+    """The creator of a match for friends leaves it from its table (after a confirmation): the
+    match is cancelled, its invitation withdrawn, and home says so."""
+    ana = browsers()
+    ana.register("ana")
+    bia = _player(server, "bia", _handle("bia"))
+    ana.choose("players", "2")
+    ana.choose("friends", "1")
+    ana.css("[data-testid=invite-handle]").send_keys(bia["handle"])
+    ana.click("[data-testid=invite]")
+    ana.wait(lambda: ana.all("[data-testid=leave-match]"), why="the waiting table")
+    match_id = ana.table()["match-id"]
+    assert match_id in _inbox_ids(server, bia["auth"])  # (bia's invitation)
+    ana.driver.execute_script("window.confirm = () => false")  # thought better of it
+    ana.click("[data-testid=leave-match]")
+    assert _match(server, match_id)["status"] == "waiting"
+    ana.driver.execute_script("window.confirm = () => true")
+    ana.click("[data-testid=leave-match]")
+    ana.wait(lambda: ana.all("[data-testid=notice]"), why="home with the notice")
+    assert ana.css("[data-testid=notice]").text == "You left the match."
+    assert _match(server, match_id)["status"] == "cancelled"
+    assert match_id not in _inbox_ids(server, bia["auth"])
+    assert match_id not in _inbox_ids(server, _auth(ana))

@@ -130,6 +130,10 @@ const LABELS = {
   invitationClosed: ["This invitation no longer holds: it expired or was withdrawn, or the match has started.",
     "Este convite não vale mais: expirou ou foi retirado, ou a partida já começou."],
   takeSeat: ["Take a seat", "Ocupar um lugar"],
+  leaveMatch: ["Leave this match", "Sair desta partida"],
+  leaveConfirm: ["Leave this match before it starts? When nobody else has taken a seat, it is cancelled and its invitations withdrawn.",
+    "Sair desta partida antes de começar? Se ninguém mais ocupou um lugar, ela é cancelada e os convites retirados."],
+  left: ["You left the match.", "Você saiu da partida."],
   // handles: mine, and friends' on the new-match form
   myHandle: ["Your handle, for friends to challenge you",
     "Seu nome de usuário, para os amigos desafiarem você"],

@@ -122,7 +122,11 @@ export function waitingRoom(matchId, go, show) {
           h("button", { type: "button", onclick: (e) => copyText(link, e.currentTarget,
             t("copied")) }, t("copy"))),
         view.invite_code ? null : h("p", { class: "hint" }, t("publicLink"))]
-        : invited.length ? null : h("p", {}, t("waitingOpen")));
+        : invited.length ? null : h("p", {}, t("waitingOpen")),
+      // nobody came: the seat given up (the last person's leave cancels the match)
+      h("div", { class: "buttons" }, button(t("leaveMatch"), { "data-testid": "leave-match",
+        onclick: () => window.confirm(t("leaveConfirm"))
+          && answer("leave", undefined, false, () => go("#/", t("left"))) })));
   }
 
   function visitor(view) {
