@@ -1,5 +1,6 @@
 // The home screen: registering, who I am and where I stand, the new-match form (against bots,
-// or for friends with an invite link), and the inbox of my matches, live from /v1/me/stream.
+// or for friends with an invite link, listed in the lobby when anyone may join), and the inbox
+// of my matches, live from /v1/me/stream.
 
 import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
@@ -132,14 +133,16 @@ function createBody(form, humans, handles = []) {
   // friends named by handle take the friends' seats in that order: theirs are kept for them
   const invite = handles.map((handle, i) => ({ seat: order[i], handle }));
   return {
-    players, ruleset: data.get("ruleset"), seat: 0, bots, visibility: "private",
+    // (for friends, "Anyone may join" lists it in the lobby: its open seats are anyone's)
+    players, ruleset: data.get("ruleset"), seat: 0, bots,
+    visibility: humans && data.get("public") ? "public" : "private",
     turn_timeout: timeout === "" ? null : Number(timeout),
     on_timeout: data.get("on_timeout"), options, ...(invite.length ? { invite } : {}),
   };
 }
 
 /** The new-match form: bots in every other seat, or seats left for invited friends (those
- * named by handle get an invitation in their matches). */
+ * named by handle get an invitation in their matches; "Anyone may join": listed in the lobby). */
 export function newMatchForm(rulesets, go) {
   const friends = select("friends", t("friends"), [["1", "1"], ["2", "2"], ["3", "3"], ["4", "4"],
     ["5", "5"]], "1");
@@ -183,6 +186,8 @@ export function newMatchForm(rulesets, go) {
   h("div", { class: "buttons" },
     h("button", { type: "submit", class: "primary", "data-testid": "start" }, t("start"))),
   h("div", { class: "fields friends" }, friends, handles,
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "public",
+      "data-testid": "public" }), t("publicMatch")),
     h("button", { type: "submit", "data-testid": "invite" }, t("invite"))));
   return form;
 }

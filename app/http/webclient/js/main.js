@@ -1,4 +1,4 @@
-// The client's screens by the URL's hash: "#/" home (register, new match, inbox),
+// The client's screens by the URL's hash: "#/" home (register, new match, inbox, lobby),
 // "#/match/<id>" a table, "#/join/<id>/<invite code>" an invitation (without the code: a seat
 // in a public match), "#/leaderboard".
 
@@ -8,6 +8,7 @@ import { announce, h, showError } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { inboxPanel, newMatchForm, registerForm, whoAmI } from "./home.js";
 import { leaderboardScreen } from "./leaderboard.js";
+import { lobbyPanel } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { joinProblem } from "./waiting.js";
 
@@ -30,12 +31,14 @@ async function home(notice = null) {
   rulesets = rulesets || await api.call("GET", "/v1/rulesets");
   const who = whoAmI(route);
   const inbox = inboxPanel();
+  const lobby = lobbyPanel(go);
   const said = notice ? h("p", { class: "panel notice", "data-testid": "notice" }, notice)
     : null;
   if (notice) announce(notice);
+  // (my matches and the open ones in one column beside the form on a wide screen)
   const node = h("div", { class: "home" }, said, who.panel, newMatchForm(rulesets, go),
-    inbox.panel);
-  return { node, close: () => { who.close(); inbox.close(); } };
+    h("div", { class: "side" }, inbox.panel, lobby.panel));
+  return { node, close: () => { who.close(); inbox.close(); lobby.close(); } };
 }
 
 async function join(matchId, code) {

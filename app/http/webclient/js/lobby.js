@@ -1,0 +1,91 @@
+// Open matches: the lobby (GET /v1/matches), public waiting matches with a seat anyone may
+// take, each with a seat to take; those I already sit in are left out (they are my matches).
+
+import * as api from "./api.js";
+import { h, showError } from "./dom.js";
+import { t } from "./i18n.js";
+import { joinProblem } from "./waiting.js";
+import { rulesetName, timeoutLabel } from "./words.js";
+
+const EVERY = 20000; // the list read again while home is shown
+const SIZES = ["", "2", "4", "6"]; // the filter by players: any, 2, 4, 6
+
+/** Who sits at it already: "bia, Bot (easy)" (the invited, not yet there, left out). */
+function present(item) {
+  return (item.seats || []).filter((s) => s.bot_level || (s.player && !s.invited))
+    .map((s) => (s.bot_level ? `${t("bot")} (${t("levels")[s.bot_level] || s.bot_level})`
+      : s.player.name)).join(", ");
+}
+
+function lobbyItem(item, take) {
+  const who = present(item);
+  const about = [who ? t("lobbyWaiting")(who) : null,
+    item.turn_timeout ? t("perTurn")(timeoutLabel(item.turn_timeout)) : null,
+    t("seatsFree")(item.seats_free)].filter(Boolean).join(" · ");
+  return h("li", { class: "lobby-item", dataset: { matchId: item.id } },
+    h("span", { class: "about" },
+      h("span", {}, `${item.players} ${t("seatCount")} · ${rulesetName(item.ruleset)}`),
+      h("span", { class: "sub" }, about)),
+    h("button", { type: "button", "data-testid": "lobby-join",
+      onclick: (e) => take(item.id, e.currentTarget) }, t("takeSeat")));
+}
+
+/** The Open matches panel: `go(hash)` leads to a seat taken. Returns `{panel, close}`. */
+export function lobbyPanel(go) {
+  let players = "";
+  let shown = null; // what the list shows (not drawn again when nothing changed)
+  let asked = 0; // the newest reading: an older answer that comes after it is dropped
+  let closed = false;
+  const list = h("ul", { class: "lobby", "data-testid": "lobby", "aria-busy": "true" });
+  const sizes = SIZES.map((value) => h("button", { type: "button", name: "lobby-players", value,
+    "aria-pressed": String(value === players), onclick: () => {
+      players = value;
+      sizes.forEach((b) => b.setAttribute("aria-pressed", String(b.value === players)));
+      refresh();
+    } }, value || t("anyPlayers")));
+  const panel = h("section", { class: "panel lobby-panel", "aria-labelledby": "lobby-title" },
+    h("div", { class: "lobby-head" },
+      h("h2", { id: "lobby-title" }, t("lobby")),
+      h("div", { class: "switch", role: "group", "aria-label": t("players") }, sizes),
+      h("button", { type: "button", class: "refresh", "data-testid": "lobby-refresh",
+        onclick: () => refresh() }, t("refresh"))),
+    list);
+
+  async function take(matchId, button) {
+    button.disabled = true;
+    showError("");
+    try {
+      await api.call("POST", `/v1/matches/${matchId}/join`, {});
+      go(`#/match/${matchId}`);
+    } catch (error) {
+      showError(joinProblem(error));
+      button.disabled = false;
+      refresh();
+    }
+  }
+
+  async function refresh() {
+    const turn = ++asked;
+    list.setAttribute("aria-busy", "true");
+    try {
+      const query = `limit=20${players ? `&players=${players}` : ""}`;
+      const page = await api.call("GET", `/v1/matches?${query}`);
+      if (closed || turn !== asked) return;
+      const items = page.items.filter((item) => !item.you);
+      const key = JSON.stringify(items.map((i) => [i.id, i.seats_free, present(i)]));
+      if (key !== shown) {
+        shown = key;
+        list.replaceChildren(...(items.length ? items.map((item) => lobbyItem(item, take))
+          : [h("li", { class: "empty" }, t("noOpenMatches"))]));
+      }
+    } catch (error) {
+      if (!closed) showError(error.message);
+    } finally {
+      if (turn === asked) list.setAttribute("aria-busy", "false");
+    }
+  }
+
+  refresh();
+  const timer = setInterval(refresh, EVERY);
+  return { panel, close: () => { closed = true; clearInterval(timer); } };
+}

@@ -1,0 +1,105 @@
+"""Open matches at the reference client: a match created for friends with "Anyone may join" is
+public and listed in the lobby; another person finds it on their home screen, takes its seat
+and the match starts; a match one already sits in, or a private one, is not listed there."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import requests
+
+from tests.browser.test_invitations import _auth, _created, _match, _player
+from tests.browser.test_screens import _axe
+from tests.support.browser import PHONE, Browser
+from tests.support.servers import Server
+
+
+def _listed(browser: Browser) -> list[str]:
+    """The match ids Open matches shows now."""
+    return list(browser.driver.execute_script(
+        "return [...document.querySelectorAll('[data-testid=lobby] [data-match-id]')]"
+        ".map(li => li.dataset.matchId)"))
+
+
+def _item(browser: Browser, match_id: str) -> str:
+    return str(browser.css(f"[data-testid=lobby] [data-match-id='{match_id}']").text)
+
+
+def _lobby_ids(server: Server) -> list[str]:
+    page = requests.get(f"{server.url}/v1/matches?limit=100", timeout=10).json()
+    return [item["id"] for item in page["items"]]
+
+
+def test_a_match_for_anyone_is_found_in_open_matches_and_its_seat_taken(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    bia = browsers()
+    bia.register("bia")
+    # for friends, with "Anyone may join": public, and in the lobby
+    assert not bia.css("[data-testid=public]").is_selected()  # (private unless ticked)
+    bia.choose("players", "2")
+    bia.driver.execute_script(
+        "document.querySelector('[data-testid=public]').scrollIntoView({block: 'center'})")
+    bia.click("[data-testid=public]")
+    bia.click("[data-testid=invite]")
+    match_id = bia.wait(lambda: bia.table()["match-id"], why="bia's table")
+    assert _match(server, match_id, _auth(bia))["visibility"] == "public"
+    assert match_id in _lobby_ids(server)
+    # not in bia's own Open matches: she sits in it
+    bia.open()
+    bia.wait(lambda: bia.css("[data-testid=lobby]").get_attribute("aria-busy") == "false",
+             why="bia's open matches read")
+    assert match_id not in _listed(bia)
+
+    ana = browsers()
+    ana.register("ana")
+    # a private match is never listed, nor one ana sits in
+    private = _created(server, _player(server, "dan")["auth"],
+                       {"players": 2, "visibility": "private"})
+    hers = _created(server, _auth(ana), {"players": 2})
+    ana.open()
+    ana.wait(lambda: match_id in _listed(ana), why="bia's match in ana's Open matches")
+    assert "bia" in _item(ana, match_id)
+    assert "2 players · Paulista" in _item(ana, match_id)
+    assert "1 seat free" in _item(ana, match_id)
+    assert private not in _listed(ana) and private not in _lobby_ids(server)
+    assert hers in _lobby_ids(server) and hers not in _listed(ana)
+    assert _axe(ana) == []
+    ana.driver.set_window_size(*PHONE)
+    ana.wait(lambda: ana.driver.execute_script("return window.innerWidth") <= PHONE[0],
+             why="the phone's width")
+    ana.driver.execute_script("document.querySelector('.lobby-panel').scrollIntoView()")
+    assert ana.driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    # her seat taken: the match starts, at both tables and at the server
+    ana.click(f"[data-testid=lobby] [data-match-id='{match_id}'] [data-testid=lobby-join]")
+    ana.wait(lambda: ana.table()["match-id"] == match_id and ana.table()["status"] == "active",
+             why="ana's table active")
+    bia.open(f"/play/#/match/{match_id}")
+    bia.wait(lambda: bia.table()["status"] == "active", why="bia's table active")
+    view = _match(server, match_id, _auth(ana))
+    assert view["status"] == "active" and view["you"] is not None
+    assert _match(server, match_id, _auth(bia))["you"] is not None
+    assert match_id not in _lobby_ids(server)
+    ana.open()
+    ana.wait(lambda: ana.css("[data-testid=lobby]").get_attribute("aria-busy") == "false",
+             why="ana's open matches read again")
+    assert match_id not in _listed(ana)
+
+
+def test_a_seat_taken_meanwhile_is_said_in_words_and_the_list_read_again(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    caio = _player(server, "caio")
+    match_id = _created(server, caio["auth"], {"players": 2})
+    ana = browsers()
+    ana.register("ana")
+    ana.wait(lambda: match_id in _listed(ana), why="caio's match listed")
+    # someone else sits first
+    taken = requests.post(f"{server.url}/v1/matches/{match_id}/join", json={}, timeout=10,
+                          headers=_player(server, "eva")["auth"])
+    assert taken.status_code == 200, taken.text
+    ana.click(f"[data-testid=lobby] [data-match-id='{match_id}'] [data-testid=lobby-join]")
+    ana.wait(lambda: "no free seat" in ana.css("#error").text, why="the refusal in words")
+    ana.wait(lambda: match_id not in _listed(ana), why="the list read again")
+    # (the 409 Chromium logs for the refusal is the test's own)
+    ana.errors()
+    found = [m for m in ana.console if m["level"] == "SEVERE" and "status of 409" in m["message"]]
+    assert found, ana.console
+    ana.console.remove(found[0])
