@@ -157,6 +157,9 @@ def test_a_challenge_by_handle_is_accepted_at_the_table_and_the_match_starts(
     assert ana.css("[data-testid=decline-invitation]").text == "Decline"
     text = ana.text()
     assert "You are watching" not in text and "Share this link" not in text
+    # the table is seen from the seat kept for her (bia across, in the other side's colour)
+    assert "place-bottom" in ana.css(".seat[data-seat='1']").get_attribute("class")
+    assert "them" in ana.css(".seat[data-seat='0']").get_attribute("class").split()
     assert _axe(ana) == []
     ana.click("[data-testid=accept-invitation]")
     for browser in (ana, bia):

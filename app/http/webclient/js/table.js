@@ -37,14 +37,19 @@ function playedHand(view) {
   return hand.tricks.some((tr) => tr.plays.length) ? hand : null;
 }
 
+/** Where I sit: my seat, else the seat reserved for me (an invitation is seen from it), else
+ * seat 0 (a spectator). */
 function mySeat(view) {
-  return view.you ? view.you.seat : 0;
+  if (view.you) return view.you.seat;
+  const me = api.token() ? api.me() : null;
+  const held = me && view.seats.find((s) => s.invited && s.player && s.player.id === me.id);
+  return held ? held.seat : 0;
 }
 
 /** "us" or "them": a team's colour follows who looks (a spectator's "us" is team 0), so that
  * my side keeps its colour when a rematch seats me in the other team. */
 function side(view, team) {
-  return team === (view.you ? view.you.team : 0) ? "us" : "them";
+  return team === (view.you ? view.you.team : mySeat(view) % 2) ? "us" : "them";
 }
 
 function actionButton(action, text, attrs = {}) {
