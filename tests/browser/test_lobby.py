@@ -103,3 +103,24 @@ def test_a_seat_taken_meanwhile_is_said_in_words_and_the_list_read_again(
     found = [m for m in ana.console if m["level"] == "SEVERE" and "status of 409" in m["message"]]
     assert found, ana.console
     ana.console.remove(found[0])
+
+
+def test_a_newcomer_sees_open_matches_and_sits_down_in_one(browsers: Callable[..., Browser],
+                                                           server: Server) -> None:
+    """Before registering, the open matches are under the registration form; Take a seat asks
+    for a name, then seats the newcomer, and the match starts."""
+    cai = _player(server, "cai")
+    match_id = _created(server, cai["auth"], {"players": 2})  # (public by default)
+    newcomer = browsers()
+    newcomer.open()
+    newcomer.wait(lambda: match_id in _listed(newcomer), why="the open match, before a name")
+    assert "cai" in _item(newcomer, match_id)
+    assert newcomer.all("[data-testid=name]")  # (the registration is on the same screen)
+    newcomer.css(f"[data-testid=lobby] [data-match-id='{match_id}'] "
+                 "[data-testid=lobby-join]").click()
+    newcomer.wait(lambda: newcomer.all("[data-testid=name]"), why="a name asked first")
+    newcomer.css("[data-testid=name]").send_keys("dora")
+    newcomer.click("[data-testid=register]")
+    newcomer.wait(lambda: newcomer.table()["status"] == "active", why="seated, the match on")
+    view = _match(server, match_id, _auth(newcomer))
+    assert view["status"] == "active" and view["you"] == {"seat": 1, "team": 1}

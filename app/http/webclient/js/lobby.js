@@ -52,6 +52,10 @@ export function lobbyPanel(go) {
     list);
 
   async function take(matchId, button) {
+    if (!api.token()) {
+      go(`#/join/${matchId}`); // (registered first, then seated: as a join link does)
+      return;
+    }
     button.disabled = true;
     showError("");
     try {

@@ -27,7 +27,12 @@ function go(hash, notice = null) {
 }
 
 async function home(notice = null) {
-  if (!api.token()) return { node: registerForm(route), close() {} };
+  if (!api.token()) {
+    // a newcomer sees who is waiting for a player, and takes a seat by registering first
+    const open = lobbyPanel(go);
+    return { node: h("div", { class: "newcomer" }, registerForm(route), open.panel),
+      close: open.close };
+  }
   rulesets = rulesets || await api.call("GET", "/v1/rulesets");
   const who = whoAmI(route);
   const inbox = inboxPanel();
