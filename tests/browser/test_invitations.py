@@ -160,6 +160,7 @@ def test_a_challenge_by_handle_is_accepted_at_the_table_and_the_match_starts(
     # the table is seen from the seat kept for her (bia across, in the other side's colour)
     assert "place-bottom" in ana.css(".seat[data-seat='1']").get_attribute("class")
     assert "them" in ana.css(".seat[data-seat='0']").get_attribute("class").split()
+    assert "team-1" in ana.css(".scoreboard .us").get_attribute("class").split()  # hers first
     assert _axe(ana) == []
     ana.click("[data-testid=accept-invitation]")
     for browser in (ana, bia):

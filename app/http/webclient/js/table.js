@@ -144,7 +144,7 @@ function center(view, known = null) {
 }
 
 function scoreboard(view, deadline, known = null) {
-  const mine = view.you ? view.you.team : 0;
+  const mine = view.you ? view.you.team : mySeat(view) % 2; // (an invitee: their side first)
   // while a mão de onze is asked, the hand is worth what the question says (hand.stake says
   // 1 until it is played)
   const pending = view.hand && view.hand.pending;
