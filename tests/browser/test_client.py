@@ -629,23 +629,7 @@ def test_a_replay_names_the_players_from_its_first_step(browsers: Callable[..., 
 def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[..., Browser],
                                                             server: Server) -> None:
     ana = browsers()
-    # the streams' connections can be cut from the page (window.dropStreams) and come back
-    # (window.streamsBack)
-    ana.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """(() => {
-      const realFetch = window.fetch.bind(window);
-      const live = new Set();
-      let offline = false;
-      window.dropStreams = () => { offline = true; live.forEach((c) => c.abort()); };
-      window.streamsBack = () => { offline = false; };
-      window.fetch = (url, init = {}) => {
-        if (!String(url).includes('/stream')) return realFetch(url, init);
-        if (offline) return Promise.reject(new TypeError('Failed to fetch'));
-        const own = new AbortController();
-        if (init.signal) init.signal.addEventListener('abort', () => own.abort());
-        live.add(own);
-        return realFetch(url, {...init, signal: own.signal});
-      };
-    })();"""})
+    ana.cut_streams_on_demand()
     ana.register("ana")
     ana.wait(lambda: ana.all("[data-testid=inbox] .empty"), why="the inbox read")
     ana.driver.execute_script("window.dropStreams()")

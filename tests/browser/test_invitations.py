@@ -175,22 +175,8 @@ def test_a_challenge_by_handle_is_accepted_at_the_table_and_the_match_starts(
 def test_a_declined_invitation_leaves_the_inbox_and_one_withdrawn_is_said(
         browsers: Callable[..., Browser], server: Server) -> None:
     ana = browsers()
-    # the streams can be cut from the page (window.dropStreams): a table that does not hear
-    # of a withdrawn invitation still shows it
-    ana.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """(() => {
-      const realFetch = window.fetch.bind(window);
-      const live = new Set();
-      let offline = false;
-      window.dropStreams = () => { offline = true; live.forEach((c) => c.abort()); };
-      window.fetch = (url, init = {}) => {
-        if (!String(url).includes('/stream')) return realFetch(url, init);
-        if (offline) return Promise.reject(new TypeError('Failed to fetch'));
-        const own = new AbortController();
-        if (init.signal) init.signal.addEventListener('abort', () => own.abort());
-        live.add(own);
-        return realFetch(url, {...init, signal: own.signal});
-      };
-    })();"""})
+    # (a table whose stream is cut does not hear of a withdrawn invitation: it still shows it)
+    ana.cut_streams_on_demand()
     ana.register("ana")
     mine = _handle("ana")
     auth = _auth(ana)

@@ -21,6 +21,21 @@ DESKTOP = (1280, 900)
 LAPTOP = (1366, 803)
 """A laptop's 1366 x 768 screen: about 660 pixels of window below the browser's bars."""
 WAIT = 30
+_CUTS = """(() => {
+  const realFetch = window.fetch.bind(window);
+  const live = new Set();
+  let offline = false;
+  window.dropStreams = () => { offline = true; live.forEach((c) => c.abort()); };
+  window.streamsBack = () => { offline = false; };
+  window.fetch = (url, init = {}) => {
+    if (!String(url).includes('/stream')) return realFetch(url, init);
+    if (offline) return Promise.reject(new TypeError('Failed to fetch'));
+    const own = new AbortController();
+    if (init.signal) init.signal.addEventListener('abort', () => own.abort());
+    live.add(own);
+    return realFetch(url, {...init, signal: own.signal});
+  };
+})();"""
 
 
 def binaries() -> tuple[str, str]:
@@ -67,6 +82,12 @@ class Browser:
 
     def open(self, path: str = "/play/") -> None:
         self.driver.get(self.base + path)
+
+    def cut_streams_on_demand(self) -> None:
+        """From the next page on, `window.dropStreams()` cuts the page's stream connections
+        (and refuses new ones) and `window.streamsBack()` lets them connect again; every other
+        request goes through."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _CUTS})
 
     def css(self, selector: str) -> Any:
         from selenium.webdriver.common.by import By
