@@ -4,10 +4,11 @@
 
 import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
+import { listen } from "./badge.js";
 import { friendHandles, handleEditor, inviteProblem } from "./handles.js";
 import { lang, ruleWords, t } from "./i18n.js";
 import { shownRating } from "./leaderboard.js";
-import { rulesetName, timeoutLabel } from "./words.js";
+import { listedName, matchKind, rulesetName, timeoutLabel } from "./words.js";
 
 const TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
 
@@ -223,8 +224,7 @@ function inboxItem(item) {
   // who plays: the summary's seats, mine left out (free seats too)
   const me = item.you ? item.you.seat : null;
   const taken = (item.seats || []).filter((s) => s.seat !== me && (s.player || s.bot_level));
-  const names = (list) => list.map((s) => (s.bot_level
-    ? `${t("bot")} (${t("levels")[s.bot_level] || s.bot_level})` : s.player.name)).join(", ");
+  const names = (list) => list.map(listedName).join(", ");
   const opponents = taken.filter((s) => s.team !== mine);
   const partners = taken.filter((s) => s.team === mine);
   const who = opponents.length ? [`${t("against")} ${names(opponents)}`,
@@ -239,7 +239,7 @@ function inboxItem(item) {
   h("a", { href: `#/match/${item.id}` },
     h("span", { class: "badge" }, status),
     h("span", { class: "about" },
-      h("span", {}, `${item.players} ${t("seatCount")} · ${rulesetName(item.ruleset)}`),
+      h("span", {}, matchKind(item)),
       about.length ? h("span", { class: "sub" }, about.flatMap((part, i) =>
         i ? [" · ", part] : [part])) : null),
     h("span", { class: "score", title: `${t("us")} × ${t("them")}` },
@@ -258,9 +258,8 @@ export function inboxPanel() {
         : [h("li", { class: "empty" }, t("noMatches"))]));
     } catch (error) { showError(error.message); }
   }
-  const live = api.stream("/v1/me/stream", (message) => {
-    if (message.event === "inbox") refresh();
-  }, (state) => {
+  // (the page's one stream of the player, which also keeps the title: js/badge.js)
+  const live = listen(() => refresh(), (state) => {
     // a dropped stream is said on the error line until it is back, as at the table
     const line = document.getElementById("error");
     if (state === "reconnecting" && (!line || !line.textContent)) showError(t("reconnecting"));

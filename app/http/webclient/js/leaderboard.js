@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { h, showError } from "./dom.js";
 import { t } from "./i18n.js";
+import { levelName } from "./words.js";
 
 const PAGE = 50;
 const FORMATS = ["duel", "teams"];
@@ -26,7 +27,7 @@ function ratingNode(entry) {
 /** A player's name as the board shows it: a built-in level in the client's words ("Bot
  * (easy)"), anyone else by name and @handle; mine marked "(you)". */
 function nameCell(player, level, mine) {
-  const name = level ? `${t("bot")} (${t("levels")[level] || level})` : player.name;
+  const name = level ? levelName(level) : player.name;
   return h("td", { class: "player" },
     h("span", { class: "name" }, name),
     mine ? [" ", h("strong", { class: "you" }, `(${t("you")})`)] : null,

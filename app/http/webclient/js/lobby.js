@@ -4,8 +4,7 @@
 import * as api from "./api.js";
 import { h, showError } from "./dom.js";
 import { t } from "./i18n.js";
-import { joinProblem } from "./waiting.js";
-import { rulesetName, timeoutLabel } from "./words.js";
+import { listedName, matchKind, perTurn } from "./words.js";
 
 const EVERY = 20000; // the list read again while home is shown
 const SIZES = ["", "2", "4", "6"]; // the filter by players: any, 2, 4, 6
@@ -13,21 +12,20 @@ const SIZES = ["", "2", "4", "6"]; // the filter by players: any, 2, 4, 6
 /** Who sits at it already: "bia, Bot (easy)" (the invited, not yet there, left out). */
 function present(item) {
   return (item.seats || []).filter((s) => s.bot_level || (s.player && !s.invited))
-    .map((s) => (s.bot_level ? `${t("bot")} (${t("levels")[s.bot_level] || s.bot_level})`
-      : s.player.name)).join(", ");
+    .map(listedName).join(", ");
 }
 
 function lobbyItem(item, take) {
   const who = present(item);
   const about = [who ? t("lobbyWaiting")(who) : null,
-    item.turn_timeout ? t("perTurn")(timeoutLabel(item.turn_timeout)) : null,
+    perTurn(item.turn_timeout),
     t("seatsFree")(item.seats_free)].filter(Boolean).join(" · ");
   return h("li", { class: "lobby-item", dataset: { matchId: item.id } },
     h("span", { class: "about" },
-      h("span", {}, `${item.players} ${t("seatCount")} · ${rulesetName(item.ruleset)}`),
+      h("span", {}, matchKind(item)),
       h("span", { class: "sub" }, about)),
     h("button", { type: "button", "data-testid": "lobby-join",
-      onclick: (e) => take(item.id, e.currentTarget) }, t("takeSeat")));
+      onclick: () => take(item.id) }, t("takeSeat")));
 }
 
 /** The Open matches panel: `go(hash)` leads to a seat taken. Returns `{panel, close}`. */
@@ -51,22 +49,9 @@ export function lobbyPanel(go) {
         onclick: () => refresh() }, t("refresh"))),
     list);
 
-  async function take(matchId, button) {
-    if (!api.token()) {
-      go(`#/join/${matchId}`); // (registered first, then seated: as a join link does)
-      return;
-    }
-    button.disabled = true;
-    showError("");
-    try {
-      await api.call("POST", `/v1/matches/${matchId}/join`, {});
-      go(`#/match/${matchId}`);
-    } catch (error) {
-      showError(joinProblem(error));
-      button.disabled = false;
-      refresh();
-    }
-  }
+  // a seat is taken as a join link takes it (#/join/<id>: a name asked first when this browser
+  // has no key; a refusal said on the home screen, whose list is then read again)
+  const take = (matchId) => go(`#/join/${matchId}`);
 
   async function refresh() {
     const turn = ++asked;

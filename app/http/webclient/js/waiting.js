@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
 import { lang, ruleWords, t } from "./i18n.js";
-import { rulesetName, timeoutLabel } from "./words.js";
+import { listedName, matchKind, perTurn } from "./words.js";
 
 // a join (or a decline) refused: what the player is told
 const JOIN_PROBLEMS = { match_not_waiting: "joinClosed", seat_taken: "joinClosed",
@@ -42,20 +42,16 @@ function open(seat) {
 function kind(view) {
   const games = view.rules && view.rules.games_to_win > 1
     ? ruleWords("games_to_win").value(view.rules.games_to_win) : null;
-  return [`${view.players} ${t("seatCount")}`, rulesetName(view.ruleset),
-    view.turn_timeout ? t("perTurn")(timeoutLabel(view.turn_timeout)) : null, games]
-    .filter(Boolean).join(" · ");
+  return [matchKind(view), perTurn(view.turn_timeout), games].filter(Boolean).join(" · ");
 }
 
 /** Who else sits at a 4- or 6-player table, by side, from the reserved seat: "with bia · vs
  * Bot (easy), Bot (easy)" (null with two players: the invitation names the other). */
 function company(view, mine) {
   if (view.players <= 2) return null;
-  const name = (s) => (s.bot_level ? `${t("bot")} (${t("levels")[s.bot_level] || s.bot_level})`
-    : s.player ? s.player.name : t("emptySeat"));
   const others = view.seats.filter((s) => s.seat !== mine.seat);
-  const partners = others.filter((s) => s.team === mine.team).map(name);
-  const opponents = others.filter((s) => s.team !== mine.team).map(name);
+  const partners = others.filter((s) => s.team === mine.team).map(listedName);
+  const opponents = others.filter((s) => s.team !== mine.team).map(listedName);
   return [partners.length ? `${t("with")} ${partners.join(", ")}` : null,
     `${t("against")} ${opponents.join(", ")}`].filter(Boolean).join(" · ");
 }

@@ -20,6 +20,28 @@ export function timeoutLabel(seconds) {
   return `${Math.round(seconds / 86400)} d`;
 }
 
+/** A built-in level as a list names it: "Bot (easy)". */
+export function levelName(level) {
+  return `${t("bot")} (${t("levels")[level] || level})`;
+}
+
+/** A seat of a match summary or view as a list names it: a level as "Bot (easy)", a person
+ * by name, a seat nobody holds as "free seat". */
+export function listedName(seat) {
+  return seat.bot_level ? levelName(seat.bot_level) : seat.player ? seat.player.name
+    : t("emptySeat");
+}
+
+/** A match's size and rules: "2 players · Paulista". */
+export function matchKind(match) {
+  return `${match.players} ${t("seatCount")} · ${rulesetName(match.ruleset)}`;
+}
+
+/** "1 d per turn", or null without a time per turn. */
+export function perTurn(seconds) {
+  return seconds ? t("perTurn")(timeoutLabel(seconds)) : null;
+}
+
 const CALLS = {
   paulista: { 3: "Truco!", 6: "Seis!", 9: "Nove!", 12: "Doze!" },
   mineiro: { 4: "Truco!", 6: "Seis!", 10: "Dez!", 12: "Doze!" },
