@@ -124,3 +124,33 @@ def test_a_newcomer_sees_open_matches_and_sits_down_in_one(browsers: Callable[..
     newcomer.wait(lambda: newcomer.table()["status"] == "active", why="seated, the match on")
     view = _match(server, match_id, _auth(newcomer))
     assert view["status"] == "active" and view["you"] == {"seat": 1, "team": 1}
+
+
+def test_more_shows_the_next_page_and_a_refresh_keeps_it(browsers: Callable[..., Browser],
+                                                        server: Server) -> None:
+    """A page shows 20 open matches; More shows the next ones and the list read again keeps
+    them; another filter starts from one page."""
+    makers = [_player(server, "gil")["auth"], _player(server, "hal")["auth"]]  # (20 each at most)
+    made = [_created(server, makers[i % 2], {"players": 6}) for i in range(21)]
+    ana = browsers()
+    ana.register("ana")
+    ana.wait(lambda: made[-1] in _listed(ana), why="the newest match listed")
+    assert len(_listed(ana)) == 20 and made[0] not in _listed(ana)
+    more = "[data-testid=lobby-more]"
+    assert ana.css(more).is_displayed()
+    ana.click(more)
+    ana.wait(lambda: set(made) <= set(_listed(ana)), why="the next page shown")
+    assert len(_listed(ana)) > 20
+    ana.click("[data-testid=lobby-refresh]")
+    ana.wait(lambda: ana.css("[data-testid=lobby]").get_attribute("aria-busy") == "false",
+             why="the list read again")
+    assert set(made) <= set(_listed(ana))
+    # another filter: one page again (the 21 are 6-player matches)
+    ana.click("[name=lobby-players][value='6']")
+    ana.wait(lambda: len(_listed(ana)) == 20, why="one page of 6-player matches")
+    assert ana.css(more).is_displayed()
+    # a list that fits one page has no More
+    ana.click("[name=lobby-players][value='4']")
+    ana.wait(lambda: ana.css("[data-testid=lobby]").get_attribute("aria-busy") == "false"
+             and len(_listed(ana)) < 20, why="the 4-player matches")
+    assert not ana.css(more).is_displayed()

@@ -8,6 +8,8 @@ import { listedName, matchKind, perTurn } from "./words.js";
 
 const EVERY = 20000; // the list read again while home is shown
 const SIZES = ["", "2", "4", "6"]; // the filter by players: any, 2, 4, 6
+const PAGE = 20; // matches a page of the list shows; More shows one page more
+const MOST = 100; // the longest list the lobby answers in one reading (limit 1 to 100)
 
 /** Who sits at it already: "bia, Bot (easy)" (the invited, not yet there, left out). */
 function present(item) {
@@ -31,6 +33,7 @@ function lobbyItem(item, take) {
 /** The Open matches panel: `go(hash)` leads to a seat taken. Returns `{panel, close}`. */
 export function lobbyPanel(go) {
   let players = "";
+  let pages = 1; // pages shown: each reading asks for all of them, so a refresh keeps them
   let shown = null; // what the list shows (not drawn again when nothing changed)
   let asked = 0; // the newest reading: an older answer that comes after it is dropped
   let closed = false;
@@ -38,16 +41,19 @@ export function lobbyPanel(go) {
   const sizes = SIZES.map((value) => h("button", { type: "button", name: "lobby-players", value,
     "aria-pressed": String(value === players), onclick: () => {
       players = value;
+      pages = 1;
       sizes.forEach((b) => b.setAttribute("aria-pressed", String(b.value === players)));
       refresh();
     } }, value || t("anyPlayers")));
+  const more = h("button", { type: "button", class: "more", hidden: true,
+    "data-testid": "lobby-more", onclick: () => { pages += 1; refresh(); } }, t("more"));
   const panel = h("section", { class: "panel lobby-panel", "aria-labelledby": "lobby-title" },
     h("div", { class: "lobby-head" },
       h("h2", { id: "lobby-title" }, t("lobby")),
       h("div", { class: "switch", role: "group", "aria-label": t("players") }, sizes),
       h("button", { type: "button", class: "refresh", "data-testid": "lobby-refresh",
         onclick: () => refresh() }, t("refresh"))),
-    list);
+    list, more);
 
   // a seat is taken as a join link takes it (#/join/<id>: a name asked first when this browser
   // has no key; a refusal said on the home screen, whose list is then read again)
@@ -57,10 +63,12 @@ export function lobbyPanel(go) {
     const turn = ++asked;
     list.setAttribute("aria-busy", "true");
     try {
-      const query = `limit=20${players ? `&players=${players}` : ""}`;
+      const limit = Math.min(PAGE * pages, MOST);
+      const query = `limit=${limit}${players ? `&players=${players}` : ""}`;
       const page = await api.call("GET", `/v1/matches?${query}`);
       if (closed || turn !== asked) return;
       const items = page.items.filter((item) => !item.you);
+      more.hidden = page.next_offset === null || page.next_offset === undefined || limit >= MOST;
       const key = JSON.stringify(items.map((i) => [i.id, i.seats_free, present(i)]));
       if (key !== shown) {
         shown = key;
