@@ -222,3 +222,31 @@ def test_the_leaderboard_is_accessible_and_fits_a_phone(browsers: Callable[..., 
     _all_pages(ana)
     assert ana.css(".board-screen .note-line").is_displayed()  # "You are not on this list yet"
     assert _axe(ana) == []
+
+
+def test_the_record_says_how_many_were_lost_by_time(browsers: Callable[..., Browser],
+                                                   server: Server) -> None:
+    """A match forfeited by the deadline rule is in the record as a loss "by time", and My
+    matches says how it ended."""
+    ana = browsers()
+    ana.register("ana")
+    auth = _auth(ana)
+    made = requests.post(f"{server.url}/v1/matches", headers=auth, timeout=10, json={
+        "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}],
+        "turn_timeout": 10, "on_timeout": "forfeit"})
+    assert made.status_code == 201, made.text
+
+    def counted() -> dict[str, Any] | None:  # (the worker forfeits ana's seat after 10 s)
+        now = _me(server, auth)
+        return now if now["matches_played"] == 1 else None
+
+    me = ana.wait(counted, timeout=40, why="the match forfeited and counted")
+    assert (me["won"], me["lost"], me["forfeited"]) == (0, 1, 1)
+    ana.open()
+    ana.wait(lambda: "1 played · 0 won · 1 lost (1 by time)"
+             in (_standing(ana, "record") or {}).get("text", ""),
+             why="the record with the loss by time")
+    # and in My matches, how it ended
+    item = ana.wait(lambda: ana.css(f"[data-testid=inbox] [data-match-id='{made.json()['id']}']")
+                    .text, why="the match in My matches")
+    assert "Lost" in item and "ran out of time" in item, item

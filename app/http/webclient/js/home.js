@@ -233,7 +233,10 @@ function inboxItem(item) {
     ? h("span", { class: "due", title: new Date(item.deadline).toLocaleString(
       lang() === "pt" ? "pt-BR" : "en"), dataset: { deadline: item.deadline,
       yourTurn: String(item.your_turn) } }, timeLeft(item)) : null;
-  const about = [...who, clock].filter(Boolean);
+  // how a finished match ended when not by the score: "resigned", "ran out of time"
+  const ending = item.status === "finished" && item.end_reason && item.end_reason !== "score"
+    ? t("reasons")[item.end_reason] || null : null;
+  const about = [...who, clock, ending].filter(Boolean);
   return h("li", { class: `inbox-item${item.your_turn ? " mine" : ""}`, dataset: {
     matchId: item.id, yourTurn: String(item.your_turn) } },
   h("a", { href: `#/match/${item.id}` },
@@ -309,7 +312,8 @@ function standing(onProfile) {
       onProfile(me);
       duel.show(me.ratings.duel);
       teams.show(me.ratings.teams);
-      record.textContent = t("recordWords")(me.matches_played, me.won, me.lost);
+      record.textContent = t("recordWords")(me.matches_played, me.won, me.lost,
+        me.forfeited);
       list.hidden = false;
       hint.hidden = !me.ratings.duel.provisional && !me.ratings.teams.provisional;
       // a match finished a moment ago is counted by the server's worker about a second later

@@ -35,9 +35,11 @@ const LABELS = {
     (n) => (n === 0 ? "nenhuma partida ranqueada ainda"
       : `${n} ${n === 1 ? "partida ranqueada" : "partidas ranqueadas"}`)],
   record: ["Matches", "Partidas"],
-  recordWords: [(played, won, lost) => `${played} played · ${won} won · ${lost} lost`,
-    (played, won, lost) => `${played} ${played === 1 ? "disputada" : "disputadas"} · ${won} `
-      + `${won === 1 ? "vitória" : "vitórias"} · ${lost} ${lost === 1 ? "derrota" : "derrotas"}`],
+  recordWords: [(played, won, lost, byTime) => `${played} played · ${won} won · ${lost} lost`
+      + (byTime ? ` (${byTime} by time)` : ""),
+    (played, won, lost, byTime) => `${played} ${played === 1 ? "disputada" : "disputadas"} · `
+      + `${won} ${won === 1 ? "vitória" : "vitórias"} · ${lost} `
+      + `${lost === 1 ? "derrota" : "derrotas"}` + (byTime ? ` (${byTime} por tempo)` : "")],
   leaderboard: ["Leaderboard", "Classificação"],
   boardFormat: ["Kind of match", "Tipo de partida"],
   boardCaption: {
