@@ -17,6 +17,15 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** A labelled <select> `name` (id `f-<name>`) of `choices` ([value, text]), `chosen` selected. */
+export function selectField(name, label, choices, chosen) {
+  const id = `f-${name}`;
+  return h("div", { class: "field" },
+    h("label", { for: id }, label),
+    h("select", { id, name },
+      choices.map(([value, text]) => h("option", { value, selected: value === chosen }, text))));
+}
+
 /** Say `text` to screen readers (the page's polite live region). */
 export function announce(text) {
   const region = document.getElementById("announcer");

@@ -3,22 +3,12 @@
 // of my matches, live from /v1/me/stream.
 
 import * as api from "./api.js";
-import { copyText, h, showError } from "./dom.js";
+import { copyText, h, selectField, showError } from "./dom.js";
 import { listen } from "./badge.js";
 import { friendHandles, handleEditor, inviteProblem } from "./handles.js";
 import { lang, ruleWords, t } from "./i18n.js";
-import { shownRating } from "./leaderboard.js";
-import { listedName, matchKind, rulesetName, timeoutLabel } from "./words.js";
-
-const TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
-
-function select(name, label, choices, chosen) {
-  const id = `f-${name}`;
-  return h("div", { class: "field" },
-    h("label", { for: id }, label),
-    h("select", { id, name },
-      choices.map(([value, text]) => h("option", { value, selected: value === chosen }, text))));
-}
+import { ratingItem, recordWords } from "./leaderboard.js";
+import { TURN_TIMEOUTS, listedName, matchKind, rulesetName, timeoutLabel } from "./words.js";
 
 /** The registration form; `then()` runs once the player has a token. */
 export function registerForm(then, note = null) {
@@ -61,7 +51,7 @@ function hinted(field, option, hint) {
 function choiceField(option, values, fallback) {
   const words = ruleWords(option);
   const chosen = JSON.stringify(fallback);
-  return select(`opt-${option}`, words.label, values.map((v) => {
+  return selectField(`opt-${option}`, words.label, values.map((v) => {
     const value = JSON.stringify(v);
     return [value, value === chosen ? `${words.value(v)} (${t("byDefault")})` : words.value(v)];
   }), chosen);
@@ -145,8 +135,8 @@ function createBody(form, humans, handles = []) {
 /** The new-match form: bots in every other seat, or seats left for invited friends (those
  * named by handle get an invitation in their matches; "Anyone may join": listed in the lobby). */
 export function newMatchForm(rulesets, go) {
-  const friends = select("friends", t("friends"), [["1", "1"], ["2", "2"], ["3", "3"], ["4", "4"],
-    ["5", "5"]], "1");
+  const friends = selectField("friends", t("friends"),
+    ["1", "2", "3", "4", "5"].map((n) => [n, n]), "1");
   const handles = h("div", { class: "field" },
     h("label", { for: "f-handles" }, t("inviteHandles")),
     h("input", { id: "f-handles", name: "handles", "data-testid": "invite-handle",
@@ -176,12 +166,12 @@ export function newMatchForm(rulesets, go) {
   } },
   h("h2", {}, t("newMatch")),
   h("div", { class: "fields" },
-    select("players", t("players"), [["2", "2"], ["4", "4"], ["6", "6"]], "2"),
-    select("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, rulesetName(r.name)]), "paulista"),
-    select("level", t("level"), rulesets.bot_levels.map((l) => [l, t("levels")[l] || l]), "easy"),
-    select("turn_timeout", t("turnTimeout"),
-      TIMEOUTS.map((s) => [s === null ? "" : String(s), timeoutLabel(s)]), ""),
-    select("on_timeout", t("onTimeout"), [["auto_play", t("autoPlay")],
+    selectField("players", t("players"), [["2", "2"], ["4", "4"], ["6", "6"]], "2"),
+    selectField("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, rulesetName(r.name)]), "paulista"),
+    selectField("level", t("level"), rulesets.bot_levels.map((l) => [l, t("levels")[l] || l]), "easy"),
+    selectField("turn_timeout", t("turnTimeout"),
+      TURN_TIMEOUTS.map((s) => [s === null ? "" : String(s), timeoutLabel(s)]), ""),
+    selectField("on_timeout", t("onTimeout"), [["auto_play", t("autoPlay")],
       ["forfeit", t("forfeit")]], "auto_play")),
   optionFields(rulesets),
   h("div", { class: "buttons" },
@@ -276,22 +266,6 @@ export function inboxPanel() {
   return { panel, close: () => { live.close(); clearInterval(ticker); } };
 }
 
-/** My rating in `format`: `item`, and `show(entry)` that fills it in place (no element
- * replaced, so a re-read while someone reads the page moves nothing). */
-function ratingItem(format) {
-  const value = h("span", { class: "value" });
-  const prov = h("span", { class: "prov" }, t("provisional"));
-  const sub = h("span", { class: "sub" });
-  const item = h("li", { dataset: { format } },
-    h("span", { class: "term" }, t("formats")[format]),
-    h("span", { class: "line" }, h("span", { class: "rating" }, value, " ", prov), " ", sub));
-  return { item, show(entry) {
-    value.textContent = shownRating(entry);
-    prov.hidden = !entry.provisional;
-    sub.textContent = t("ratedMatches")(entry.rated_matches);
-  } };
-}
-
 /** Where I stand (GET /v1/players/me): my two ratings and my record, read whenever the
  * home screen is drawn, and again while a match that ended is still being counted. */
 function standing(onProfile) {
@@ -312,8 +286,7 @@ function standing(onProfile) {
       onProfile(me);
       duel.show(me.ratings.duel);
       teams.show(me.ratings.teams);
-      record.textContent = t("recordWords")(me.matches_played, me.won, me.lost,
-        me.forfeited);
+      record.textContent = recordWords(me);
       list.hidden = false;
       hint.hidden = !me.ratings.duel.provisional && !me.ratings.teams.provisional;
       // a match finished a moment ago is counted by the server's worker about a second later

@@ -14,7 +14,7 @@ const chosen = { format: "duel", bots: true };
 const said = (error) => showError(error.message);
 
 /** A rating's number as a person reads it: whole points. */
-export function shownRating(entry) {
+function shownRating(entry) {
   return String(Math.round(entry.rating));
 }
 
@@ -24,12 +24,33 @@ function ratingNode(entry) {
     entry.provisional ? [" ", h("span", { class: "prov" }, t("provisional"))] : null);
 }
 
-/** A player's name as the board shows it: a built-in level in the client's words ("Bot
- * (easy)"), anyone else by name and @handle; mine marked "(you)". */
+/** A rating in `format` (a player's own or another's): `item`, and `show(entry)` that fills it in place (no element
+ * replaced, so a re-read while someone reads the page moves nothing). */
+export function ratingItem(format) {
+  const value = h("span", { class: "value" });
+  const prov = h("span", { class: "prov" }, t("provisional"));
+  const sub = h("span", { class: "sub" });
+  const item = h("li", { dataset: { format } },
+    h("span", { class: "term" }, t("formats")[format]),
+    h("span", { class: "line" }, h("span", { class: "rating" }, value, " ", prov), " ", sub));
+  return { item, show(entry) {
+    value.textContent = shownRating(entry);
+    prov.hidden = !entry.provisional;
+    sub.textContent = t("ratedMatches")(entry.rated_matches);
+  } };
+}
+
+/** A profile's record in words: "4 played · 3 won · 1 lost (1 by time)". */
+export function recordWords(profile) {
+  return t("recordWords")(profile.matches_played, profile.won, profile.lost, profile.forfeited);
+}
+
+/** A player's name as the board shows it, a link to their page: a built-in level in the
+ * client's words ("Bot (easy)"), anyone else by name and @handle; mine marked "(you)". */
 function nameCell(player, level, mine) {
   const name = level ? levelName(level) : player.name;
   return h("td", { class: "player" },
-    h("span", { class: "name" }, name),
+    h("a", { class: "name", href: `#/player/${player.id}` }, name),
     mine ? [" ", h("strong", { class: "you" }, `(${t("you")})`)] : null,
     player.handle && !level ? h("span", { class: "handle" }, `@${player.handle}`) : null,
     player.bot && !level ? h("span", { class: "badge" }, t("bot")) : null);

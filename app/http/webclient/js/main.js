@@ -1,6 +1,6 @@
 // The client's screens by the URL's hash: "#/" home (register, new match, inbox, lobby),
 // "#/match/<id>" a table, "#/join/<id>/<invite code>" an invitation (without the code: a seat
-// in a public match), "#/leaderboard".
+// in a public match), "#/leaderboard", "#/player/<id>" a player's page.
 
 import * as api from "./api.js";
 import { followTurns } from "./badge.js";
@@ -9,6 +9,7 @@ import { lang, setLang, t } from "./i18n.js";
 import { inboxPanel, newMatchForm, registerForm, whoAmI } from "./home.js";
 import { leaderboardScreen } from "./leaderboard.js";
 import { lobbyPanel } from "./lobby.js";
+import { profileScreen } from "./profile.js";
 import { tableScreen } from "./table.js";
 import { joinProblem } from "./waiting.js";
 
@@ -80,12 +81,17 @@ async function route() {
     else if (parts[0] === "leaderboard") {
       rulesets = rulesets || await api.call("GET", "/v1/rulesets");
       made = await leaderboardScreen(rulesets);
+    } else if (parts[0] === "player" && parts[1]) {
+      rulesets = rulesets || await api.call("GET", "/v1/rulesets");
+      made = await profileScreen(parts[1], rulesets, go);
     } else made = await home(notice);
   } catch (error) {
     if (error.status === 401) api.forget();
     if (turn !== routes) return;
     showError(error.message);
-    if (error.status === 401) made = await home();
+    // (a screen that cannot be drawn, an unknown player say: home under the error line, not
+    // the screen before it)
+    made = await home().catch(() => null);
   }
   // a screen that took its time to come (its first reading) while the person went elsewhere
   // is not shown over the newer one

@@ -11,6 +11,9 @@ export function rulesetName(name) {
   return RULESET_NAMES[name] || name;
 }
 
+/** The times per turn a player chooses from, in seconds (null: no limit). */
+export const TURN_TIMEOUTS = [null, 30, 120, 600, 3600, 86400, 604800];
+
 /** A time per turn: "30 s", "2 min", "1 h", "1 d", "7 d"; null: "No limit". */
 export function timeoutLabel(seconds) {
   if (seconds === null || seconds === undefined) return t("noLimit");

@@ -1,0 +1,87 @@
+// A player's page ("#/player/<id>", reached from the leaderboard): GET /v1/players/{id}, their
+// name, handle, ratings and record; a person (or a third-party bot) is challenged to a duel, a
+// 2-player match whose other seat is kept for them (they find the invitation in their
+// matches), and a built-in level is played at once.
+
+import * as api from "./api.js";
+import { h, selectField, showError } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { ratingItem, recordWords } from "./leaderboard.js";
+import { TURN_TIMEOUTS, levelName, rulesetName, timeoutLabel } from "./words.js";
+
+/** What the server refuses about a challenge, in words (its own sentence otherwise). */
+function refused(error, name) {
+  if (error.code === "blocked") return t("blockedBy")(name);
+  if (error.code === "too_many_invitations") return t("tooManyInvitations")(name);
+  return error.message;
+}
+
+/** The duel's form: rules and time per turn, and the button that makes the match (`body`
+ * adds who sits in the other seat). */
+function duelForm(rulesets, label, body, go) {
+  const form = h("form", { class: "challenge", "data-testid": "challenge", onsubmit: async (e) => {
+    e.preventDefault();
+    const data = new FormData(form);
+    const timeout = data.get("turn_timeout");
+    showError("");
+    try {
+      const view = await api.call("POST", "/v1/matches", {
+        players: 2, seat: 0, ruleset: data.get("ruleset"), visibility: "private",
+        turn_timeout: timeout === "" ? null : Number(timeout), ...body.seat,
+      });
+      go(`#/match/${view.id}`);
+    } catch (error) { showError(refused(error, body.name)); }
+  } },
+  h("div", { class: "fields" },
+    selectField("ruleset", t("ruleset"),
+      rulesets.items.map((r) => [r.name, rulesetName(r.name)]), "paulista"),
+    selectField("turn_timeout", t("turnTimeout"),
+      TURN_TIMEOUTS.map((s) => [s === null ? "" : String(s), timeoutLabel(s)]), "")),
+  h("div", { class: "buttons" },
+    h("button", { type: "submit", class: "primary", "data-testid": "challenge-button" }, label)));
+  return form;
+}
+
+/** What I can do about this player: nothing when it is me, sit down first without a key,
+ * play a built-in level at once, or challenge anyone else. */
+function offer(player, level, rulesets, go) {
+  const me = api.token() ? api.me() : null;
+  if (me && me.id === player.id) return h("p", { class: "note-line" }, t("thisIsYou"));
+  if (!me) {
+    return h("p", { class: "note-line" }, t("sitDownFirst"), " ",
+      h("a", { href: "#/" }, t("sitDownLink")));
+  }
+  if (level) {
+    return duelForm(rulesets, t("playLevel")(levelName(level)),
+      { seat: { bots: [{ seat: 1, level }] }, name: levelName(level) }, go);
+  }
+  return h("div", {}, h("p", { class: "hint" }, t("challengeHint")(player.name)),
+    duelForm(rulesets, t("challenge"),
+      { seat: { invite: [{ seat: 1, player_id: player.id }] }, name: player.name }, go));
+}
+
+/** The player's page; `rulesets` (GET /v1/rulesets) names the built-in levels' players. */
+export async function profileScreen(playerId, rulesets, go) {
+  const player = await api.call("GET", `/v1/players/${encodeURIComponent(playerId)}`);
+  const level = ((rulesets.bots || []).find((b) => b.player_id === player.id) || {}).level;
+  const duel = ratingItem("duel");
+  const teams = ratingItem("teams");
+  duel.show(player.ratings.duel);
+  teams.show(player.ratings.teams);
+  const since = new Date(player.created_at).toLocaleDateString(
+    lang() === "pt" ? "pt-BR" : "en", { year: "numeric", month: "long" });
+  const node = h("section", { class: "profile-screen", "data-testid": "profile",
+    dataset: { playerId: player.id } },
+  h("nav", { class: "top" }, h("a", { href: "#/leaderboard" }, `← ${t("leaderboard")}`)),
+  h("div", { class: "panel" },
+    h("div", { class: "who-head" },
+      h("h2", {}, level ? levelName(level) : player.name),
+      player.handle && !level ? h("span", { class: "handle" }, `@${player.handle}`) : null,
+      player.bot && !level ? h("span", { class: "badge" }, t("bot")) : null),
+    h("p", { class: "sub" }, level ? t("builtInLevel") : t("playingSince")(since)),
+    h("ul", { class: "standing", "data-testid": "standing" }, duel.item, teams.item,
+      h("li", { dataset: { format: "record" } }, h("span", { class: "term" }, t("record")),
+        h("span", { class: "line" }, recordWords(player)))),
+    offer(player, level, rulesets, go)));
+  return { node, close() {} };
+}

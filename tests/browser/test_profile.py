@@ -1,0 +1,136 @@
+"""A player's page at the reference client (#/player/<id>), reached from the leaderboard: who
+they are and where they stand as the API says; a person challenged to a duel (their seat kept,
+the invitation in their matches), a built-in level played at once, my own page and a
+newcomer's without a duel to offer."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import requests
+
+from tests.browser.test_invitations import _auth, _player
+from tests.browser.test_screens import _axe
+from tests.browser.test_standing import _all_pages, _board, _shown
+from tests.support.browser import PHONE, Browser
+from tests.support.servers import Server
+
+
+def _profile(browser: Browser) -> dict[str, Any] | None:
+    """The player's page once drawn: whose it is, its heading, and its ratings and record as
+    shown."""
+    return browser.driver.execute_script(
+        "const p = document.querySelector('[data-testid=profile]');"
+        "if (!p) return null;"
+        "const line = (f) => p.querySelector(`[data-format=${f}]`).innerText;"
+        "return {id: p.dataset.playerId, title: p.querySelector('h2').innerText,"
+        " head: p.querySelector('.who-head').innerText,"
+        " duel: line('duel'), teams: line('teams'), record: line('record'),"
+        " text: p.innerText}")
+
+
+def _choose(browser: Browser, name: str, value: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.css(f"[data-testid=challenge] select[name={name}]")).select_by_value(value)
+
+
+def _api_profile(server: Server, player_id: str) -> dict[str, Any]:
+    answer = requests.get(f"{server.url}/v1/players/{player_id}", timeout=10)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def test_a_person_is_challenged_from_their_page(browsers: Callable[..., Browser],
+                                                server: Server) -> None:
+    bia = _player(server, "bia", handle="bia_duel")
+    # bia has a record: a rated duel she resigned against the easy level
+    made = requests.post(f"{server.url}/v1/matches", headers=bia["auth"], timeout=10, json={
+        "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "easy"}]})
+    assert made.status_code == 201, made.text
+    resigned = requests.post(f"{server.url}/v1/matches/{made.json()['id']}/resign",
+                             headers=bia["auth"], timeout=10)
+    assert resigned.status_code == 200, resigned.text
+
+    def rated() -> dict[str, Any] | None:
+        now = _api_profile(server, bia["id"])
+        return now if now["ratings"]["duel"]["rated_matches"] == 1 else None
+
+    ana = browsers()
+    ana.register("ana")
+    profile = ana.wait(rated, why="bia's duel rated")
+    # from the leaderboard (people only), bia's name leads to her page
+    ana.open("/play/#/leaderboard")
+    ana.wait(lambda: _board(ana), why="the leaderboard")
+    ana.click("[data-testid=board-bots]")
+    ana.wait(lambda: (b := _board(ana)) and b["bots"] == "false", why="people only")
+    _all_pages(ana)
+    ana.click(f"tr[data-player-id='{bia['id']}'] a.name")
+    shown = ana.wait(lambda: _profile(ana), why="bia's page")
+    assert shown["id"] == bia["id"] and shown["title"] == "bia"
+    assert "@bia_duel" in shown["head"] and "Playing since" in shown["text"]
+    duel = profile["ratings"]["duel"]
+    assert _shown(duel["rating"]) in shown["duel"] and "1 rated match" in shown["duel"]
+    assert ("provisional" in shown["duel"]) == duel["provisional"]
+    assert "1500" in shown["teams"] and "no rated match yet" in shown["teams"]
+    assert "1 played · 0 won · 1 lost" in shown["record"]
+    assert "by time" not in shown["record"]
+    assert _axe(ana) == []
+
+    # the duel: Mineiro, a day per turn; bia finds the invitation, her seat kept
+    _choose(ana, "ruleset", "mineiro")
+    _choose(ana, "turn_timeout", "86400")
+    ana.click("[data-testid=challenge-button]")
+    match_id = ana.wait(lambda: ana.table()["match-id"], why="the duel's table")
+    view = requests.get(f"{server.url}/v1/matches/{match_id}", headers=_auth(ana),
+                        timeout=10).json()
+    assert view["status"] == "waiting" and view["ruleset"] == "mineiro"
+    assert view["players"] == 2 and view["turn_timeout"] == 86400
+    assert view["visibility"] == "private" and view["you"]["seat"] == 0
+    inbox = requests.get(f"{server.url}/v1/me/matches", headers=bia["auth"], timeout=10).json()
+    (item,) = [i for i in inbox["items"] if i["id"] == match_id]
+    assert item["invitation"] is True
+    assert view["seats"][1]["invited"] and view["seats"][1]["player"]["id"] == bia["id"]
+
+
+def test_a_level_is_played_from_its_page_and_my_own_page_offers_nothing(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    me = ana.driver.execute_script("return JSON.parse(localStorage.getItem('truco.player'))")
+    # a built-in level's page: its ratings, and a match against it at once
+    ana.open("/play/#/player/p_level_medium")
+    shown = ana.wait(lambda: _profile(ana), why="the medium level's page")
+    level = _api_profile(server, "p_level_medium")
+    assert shown["title"] == "Bot (medium)" and "computer level" in shown["text"]
+    assert _shown(level["ratings"]["duel"]["rating"]) in shown["duel"]
+    ana.click("[data-testid=challenge-button]")
+    ana.wait(lambda: ana.table()["status"] == "active", why="the match against medium")
+    view = requests.get(f"{server.url}/v1/matches/{ana.table()['match-id']}",
+                        headers=_auth(ana), timeout=10).json()
+    assert view["seats"][1]["bot_level"] == "medium" and view["ruleset"] == "paulista"
+    assert view["turn_timeout"] is None
+
+    # my own page: no duel with myself
+    ana.open(f"/play/#/player/{me['id']}")
+    mine = ana.wait(lambda: _profile(ana), why="my page")
+    assert mine["title"] == "ana" and "This is you." in mine["text"]
+    assert not ana.all("[data-testid=challenge]")
+    ana.driver.set_window_size(*PHONE)
+    ana.wait(lambda: ana.driver.execute_script("return window.innerWidth") <= PHONE[0],
+             why="the phone's width")
+    assert ana.driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+
+    # a newcomer sees the page and is asked to sit down first
+    newcomer = browsers()
+    newcomer.open(f"/play/#/player/{me['id']}")
+    theirs = newcomer.wait(lambda: _profile(newcomer), why="ana's page, without a key")
+    assert "sit down first" in theirs["text"] and not newcomer.all("[data-testid=challenge]")
+    # an unknown player: said in words, on no page
+    newcomer.open("/play/#/player/p_nobody")
+    newcomer.wait(lambda: newcomer.css("#error").text, why="the unknown player said")
+    assert not _profile(newcomer) and newcomer.css("#error").text  # (home, the error kept)
+    newcomer.errors()
+    found = [m for m in newcomer.console if m["level"] == "SEVERE" and "404" in m["message"]]
+    assert found, newcomer.console
+    newcomer.console.remove(found[0])
