@@ -1,9 +1,11 @@
 // The player's own stream, /v1/me/stream, held once per page while a player is known here: the
 // window's title counts what waits for them ("(2) Truco": their turns and their invitations), on
-// every screen, so that a tab left in the background says when to come back; and whoever
-// listens (the inbox) hears each `inbox` event and the stream's state.
+// every screen, so that a tab left in the background says when to come back; what newly waits
+// is notified when the person asked for it (notify.js); and whoever listens (the inbox) hears
+// each `inbox` event and the stream's state.
 
 import * as api from "./api.js";
+import { forgetWaiting, heard } from "./notify.js";
 
 const BASE = document.title;
 let live = null; // the stream, while a player is known here
@@ -24,6 +26,7 @@ export function followTurns() {
   if (live) live.close();
   live = null;
   last = null;
+  forgetWaiting();
   holder = token;
   document.title = BASE;
   if (!token) return;
@@ -32,6 +35,7 @@ export function followTurns() {
     const page = JSON.parse(message.data);
     last = page;
     document.title = titled((page.awaiting || 0) + (page.invitations || 0));
+    heard(page);
     listeners.forEach((l) => l.message(page));
   }, (state) => listeners.forEach((l) => l.state(state)));
 }

@@ -8,6 +8,7 @@ import { listen } from "./badge.js";
 import { friendHandles, handleEditor, inviteProblem } from "./handles.js";
 import { lang, ruleWords, t } from "./i18n.js";
 import { ratingItem, recordWords } from "./leaderboard.js";
+import { notifyToggle } from "./notify.js";
 import { TURN_TIMEOUTS, listedName, matchKind, rulesetName, timeoutLabel } from "./words.js";
 
 /** The registration form; `then()` runs once the player has a token. */
@@ -317,6 +318,7 @@ export function whoAmI(rerender) {
       h("a", { href: "#/leaderboard", "data-testid": "to-leaderboard" },
         `${t("leaderboard")} →`)),
     stand.nodes,
+    notifyToggle(),
     h("details", { class: "key" },
       h("summary", {}, t("yourKey")),
       h("p", {}, t("tokenHelp")),

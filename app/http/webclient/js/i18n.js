@@ -67,6 +67,12 @@ const LABELS = {
   challengeHint: [(name) => `A 2-player match with a seat kept for ${name}: the invitation waits in their matches.`,
     (name) => `Uma partida de 2 jogadores com um lugar guardado para ${name}: o convite espera nas partidas de ${name}.`],
   playLevel: [(name) => `Play against ${name}`, (name) => `Jogar contra ${name}`],
+  // the browser's notifications
+  notifyMe: ["Notify me when it is my turn", "Avisar quando for a minha vez"],
+  notifyBlocked: ["This browser blocks notifications from this site: allow them in its settings.",
+    "Este navegador bloqueia os avisos deste site: permita-os nas configurações dele."],
+  noteTurn: ["Truco: your turn", "Truco: sua vez"],
+  noteInvitation: ["Truco: an invitation to a match", "Truco: um convite para uma partida"],
   newMatch: ["New match", "Nova partida"],
   players: ["Players", "Jogadores"],
   ruleset: ["Rules", "Regras"],
