@@ -17,7 +17,10 @@ from tests.support.servers import Server
 _STAND_IN = """
 window.notes = [];
 class StandIn {
-  constructor(title, options = {}) { Object.assign(this, options, {title}); window.notes.push(this); }
+  constructor(title, options = {}) {
+    Object.assign(this, options, {title});
+    window.notes.push(this);
+  }
   close() { this.closed = true; }
   static get permission() { return localStorage.getItem('stand-in.permission') || 'default'; }
   static async requestPermission() {
