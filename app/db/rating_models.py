@@ -1,10 +1,12 @@
-"""Rating tables: each player's skill per format, and their counts of finished matches. Both
-change only when a finished match is settled (app/play/settle.py), once per match."""
+"""Rating tables: each player's skill per format, their counts of finished matches, and what
+each rated match did to its players' ratings. All change only when a finished match is
+settled (app/play/settle.py), once per match."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, DateTime, Float, ForeignKey, Index, Integer, String, func
+from sqlalchemy import (CheckConstraint, DateTime, Float, ForeignKey, Index, Integer, SmallInteger,
+                        String, func)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.extensions import db
@@ -44,3 +46,26 @@ class PlayerTally(db.Model):
     forfeited: Mapped[int] = mapped_column(Integer, nullable=False)
     """Lost by time: the team forfeited because one of its seats let a deadline pass."""
     hands_won: Mapped[int] = mapped_column(Integer, nullable=False)
+
+
+class RatingChange(db.Model):
+    """One player's rating in a rated match's format before and after that match (their
+    `rated_matches` counts it)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        CheckConstraint(f"format IN {FORMATS!r}", name="format"),
+        Index("ix_rating_changes_player_id", "player_id"),  # (a player's history, and deletes)
+    )
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    format: Mapped[str] = mapped_column(String(8), nullable=False)
+    team: Mapped[int] = mapped_column(SmallInteger, nullable=False)
+    mu_before: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma_before: Mapped[float] = mapped_column(Float, nullable=False)
+    mu_after: Mapped[float] = mapped_column(Float, nullable=False)
+    sigma_after: Mapped[float] = mapped_column(Float, nullable=False)
+    rated_matches: Mapped[int] = mapped_column(Integer, nullable=False)

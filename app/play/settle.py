@@ -67,6 +67,13 @@ UPDATE ratings AS r SET mu = x.mu, sigma = x.sigma, rated_matches = r.rated_matc
   FROM unnest(CAST(:ids AS text[]), CAST(:mu AS float8[]), CAST(:sigma AS float8[]))
        AS x(id, mu, sigma)
  WHERE r.format = :f AND r.player_id = x.id""")
+_CHANGES = text("""
+INSERT INTO rating_changes (match_id, player_id, format, team, mu_before, sigma_before,
+                            mu_after, sigma_after, rated_matches)
+SELECT :m, x.id, :f, x.team, x.mu, x.sigma, r.mu, r.sigma, r.rated_matches
+  FROM unnest(CAST(:ids AS text[]), CAST(:teams AS int[]), CAST(:mu AS float8[]),
+              CAST(:sigma AS float8[])) AS x(id, team, mu, sigma)
+  JOIN ratings AS r ON r.format = :f AND r.player_id = x.id""")
 
 
 def settle_due(limit: int | None = None) -> int:
@@ -116,7 +123,7 @@ def _settle(match_id: str) -> None:
     hands: dict[int, int] = {team: n for team, n in db.session.execute(_HANDS, {"m": match_id})}
     _tally(sides, winner, timed_out, hands)
     if not fixed:
-        _rate(ratings.format_of(players), teams, sides, winner)
+        _rate(match_id, ratings.format_of(players), teams, sides, winner)
 
 
 def _tally(sides: list[Side], winner: int, timed_out: bool, hands: dict[int, int]) -> None:
@@ -131,9 +138,11 @@ def _tally(sides: list[Side], winner: int, timed_out: bool, hands: dict[int, int
                   for s in sides]})
 
 
-def _rate(fmt: str, teams: list[list[str]], sides: list[Side], winner: int) -> None:
-    """One team update of the format's ratings; a participant seated twice takes the result
-    of its first seat, and a level seated on both teams is not updated."""
+def _rate(match_id: str, fmt: str, teams: list[list[str]], sides: list[Side],
+          winner: int) -> None:
+    """One team update of the format's ratings, each rated player's before and after kept in
+    `rating_changes`; a participant seated twice takes the result of its first seat, and a
+    level seated on both teams is not updated."""
     ids = [s.player_id for s in sides]
     db.session.execute(_NEW_RATINGS, {"f": fmt, "mu": ratings.MU, "sigma": ratings.SIGMA,
                                       "ids": ids})
@@ -144,6 +153,12 @@ def _rate(fmt: str, teams: list[list[str]], sides: list[Side], winner: int) -> N
     for team, results in zip(teams, after):
         for pid, result in zip(team, results):
             moved.setdefault(pid, result)
-    rated = [s.player_id for s in sides if len(s.teams) == 1]
-    db.session.execute(_RATE, {"f": fmt, "ids": rated, "mu": [moved[p][0] for p in rated],
-                               "sigma": [moved[p][1] for p in rated]})
+    rated = [s for s in sides if len(s.teams) == 1]
+    rated_ids = [s.player_id for s in rated]
+    db.session.execute(_RATE, {"f": fmt, "ids": rated_ids,
+                               "mu": [moved[p][0] for p in rated_ids],
+                               "sigma": [moved[p][1] for p in rated_ids]})
+    db.session.execute(_CHANGES, {"m": match_id, "f": fmt, "ids": rated_ids,
+                                  "teams": [next(iter(s.teams)) for s in rated],
+                                  "mu": [before[p][0] for p in rated_ids],
+                                  "sigma": [before[p][1] for p in rated_ids]})

@@ -134,3 +134,37 @@ def test_a_level_is_played_from_its_page_and_my_own_page_offers_nothing(
     found = [m for m in newcomer.console if m["level"] == "SEVERE" and "404" in m["message"]]
     assert found, newcomer.console
     newcomer.console.remove(found[0])
+
+
+def test_the_table_says_what_the_match_did_to_the_ratings(browsers: Callable[..., Browser],
+                                                         server: Server) -> None:
+    """Under a finished match's result, each rated player's rating before and after it, as
+    GET /v1/matches/{id}/ratings says, mine first."""
+    ana = browsers()
+    ana.register("ana")
+    ana.choose("players", "2")
+    ana.choose("level", "easy")
+    ana.click("[data-testid=start]")
+    ana.wait(lambda: ana.table()["status"] == "active", why="the match against easy")
+    match_id = ana.table()["match-id"]
+    resigned = requests.post(f"{server.url}/v1/matches/{match_id}/resign", headers=_auth(ana),
+                             timeout=10)
+    assert resigned.status_code == 200, resigned.text
+    ana.wait(lambda: ana.table()["status"] == "finished", why="the match over at the table")
+    line = ana.wait(lambda: ana.css("[data-testid=rating-changes]").text,
+                    why="the ratings line (once the worker counted the match)")
+    rated = requests.get(f"{server.url}/v1/matches/{match_id}/ratings", timeout=10).json()
+    assert rated["state"] == "rated"
+    mine, level = sorted(rated["changes"], key=lambda c: c["player"]["id"] != _me_id(ana))
+    assert level["player"]["id"] == "p_level_easy"
+    before, after = _shown(mine["before"]["rating"]), _shown(mine["after"]["rating"])
+    moved = int(after) - int(before)
+    assert line.startswith("Duel ratings: you ")
+    assert f"you {before} → {after} (−{-moved})" in line and moved < 0
+    assert f"Bot (easy) {_shown(level['before']['rating'])} → " in line
+    assert line.index("you ") < line.index("Bot (easy)")
+
+
+def _me_id(browser: Browser) -> str:
+    return str(browser.driver.execute_script(
+        "return JSON.parse(localStorage.getItem('truco.player')).id"))

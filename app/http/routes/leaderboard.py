@@ -1,4 +1,5 @@
-"""The leaderboard: public, per format, paged."""
+"""The leaderboard (public, per format, paged) and what a finished match did to its players'
+ratings."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,9 +7,12 @@ from typing import Any
 from flask import Response
 from flask_smorest import Blueprint
 
-from app.play import leaderboard
+from app.http.errors import ProblemSchema
 from app.http.responses import json_response
-from app.http.schemas.ratings import LeaderboardQuerySchema, LeaderboardSchema
+from app.http.schemas.ratings import LeaderboardQuerySchema, LeaderboardSchema, MatchRatingsSchema
+from app.infra.problems import PROBLEM_MIMETYPE
+from app.play import leaderboard
+from app.play.match_ratings import match_ratings
 
 blp = Blueprint("leaderboard", __name__, url_prefix="/v1", description="Ratings, best first")
 
@@ -22,3 +26,18 @@ def board(args: dict[str, Any]) -> Response:
     (docs/ratings.md)."""
     body = leaderboard.page(args["format"], args["bots"], args["offset"], args["limit"])
     return json_response({"format": args["format"], **body})
+
+
+@blp.route("/matches/<match_id>/ratings")
+@blp.response(200, MatchRatingsSchema)
+@blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="no such match (code match_not_found)")
+@blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
+                  description="the match is not finished (code match_not_finished)")
+@blp.doc(operationId="getMatchRatings")
+def ratings_of_match(match_id: str) -> Response:
+    """What a finished match did to its players' ratings: each rated player's rating before
+    and after it. `counting` for the second or so the worker takes to count a match that has
+    just ended; `unrated` for a match with fixed deals or a start score (docs/ratings.md).
+    Public, as ratings are."""
+    return json_response(match_ratings(match_id))

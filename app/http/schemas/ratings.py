@@ -1,10 +1,11 @@
-"""Leaderboard request and response schemas."""
+"""Leaderboard and match ratings: request and response schemas."""
 from __future__ import annotations
 
 from marshmallow import fields, validate
 
 from app.db.rating_models import FORMATS
 from app.http.schemas.base import MAX_OFFSET, QueryInteger, QuerySchema, ResponseSchema, enum
+from app.http.schemas.players import RatingSchema
 
 
 class LeaderboardQuerySchema(QuerySchema):
@@ -36,3 +37,22 @@ class LeaderboardSchema(ResponseSchema):
     items = fields.List(fields.Nested(LeaderboardEntrySchema))
     next_offset = fields.Integer(allow_none=True,
                                  metadata={"description": "the next page's offset; null: last"})
+
+
+class RatingChangeSchema(ResponseSchema):
+    player = fields.Nested(BoardPlayerSchema)
+    team = fields.Integer(metadata={"description": "the team the player sat in"})
+    before = fields.Nested(RatingSchema, metadata={"description": "the format's rating before "
+                                                   "the match"})
+    after = fields.Nested(RatingSchema, metadata={"description": "and after it (as profiles "
+                                                  "showed it once the match was counted)"})
+    change = fields.Float(metadata={"description": "after's rating minus before's"})
+
+
+class MatchRatingsSchema(ResponseSchema):
+    state = enum(["counting", "rated", "unrated"], metadata={"description": (
+        "counting: the match has just ended and is being counted (ask again in a second); "
+        "rated: `changes` says what it did; unrated: fixed deals or a start score")})
+    format = enum(FORMATS, metadata={"description": "duel (2 players) or teams (4 and 6)"})
+    changes = fields.List(fields.Nested(RatingChangeSchema), metadata={
+        "description": "one per rated player, by team, the larger gain first"})

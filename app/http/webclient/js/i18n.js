@@ -57,6 +57,8 @@ const LABELS = {
   boardEmpty: ["Nobody has a rated match here yet.", "Ninguém tem partida ranqueada aqui ainda."],
   notOnBoard: ["You are not on this list yet: finish a match of this kind to be on it.",
     "Você ainda não está nesta lista: termine uma partida deste tipo para entrar nela."],
+  ratingsOf: { duel: ["Duel ratings", "Rating em duelo"],
+    teams: ["Team ratings", "Rating em equipe"] },
   // a player's page
   playingSince: [(when) => `Playing since ${when}`, (when) => `Jogando desde ${when}`],
   builtInLevel: ["A computer level of this server", "Um nível do computador deste servidor"],

@@ -14,7 +14,7 @@ const chosen = { format: "duel", bots: true };
 const said = (error) => showError(error.message);
 
 /** A rating's number as a person reads it: whole points. */
-function shownRating(entry) {
+export function shownRating(entry) {
   return String(Math.round(entry.rating));
 }
 

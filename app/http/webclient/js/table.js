@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { cardElement, cardName } from "./cards.js";
 import { announce, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
+import { ratingChanges } from "./ratingchanges.js";
 import { waitingRoom } from "./waiting.js";
 import { actionHint, actionLabel, callWord, describe, seatName, sideOf, specialName, teamName }
   from "./words.js";
@@ -247,6 +248,7 @@ export function tableScreen(matchId, go) {
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
   const queue = [];
   let draining = false;
+  const changes = ratingChanges(matchId); // under the result once the match is finished
   let ticker = null;
   // a waiting match: the link to share, an invitation to answer, a seat to take (the view
   // answered to an acceptance or a seat taken is drawn as an action's answer is)
@@ -300,6 +302,7 @@ export function tableScreen(matchId, go) {
       h("p", {}, `${teamName(view, mine ?? 0)} ${view.score[mine ?? 0]} × ` +
         `${view.score[1 - (mine ?? 0)]} ${teamName(view, 1 - (mine ?? 0))}`),
       reason ? h("p", { "data-testid": "end-reason" }, `${t("endedBy")}: ${reason}`) : null,
+      view.status === "finished" ? (changes.start(), changes.node) : null,
       buttons.length ? h("div", { class: "buttons" }, buttons) : null,
       fairness(view));
   }
@@ -556,5 +559,5 @@ export function tableScreen(matchId, go) {
     h("a", { href: "#/" }, t("back")));
   });
 
-  return { node, close: () => { live.close(); clearInterval(ticker); } };
+  return { node, close: () => { live.close(); clearInterval(ticker); changes.close(); } };
 }

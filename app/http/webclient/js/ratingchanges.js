@@ -1,0 +1,69 @@
+// What a finished match did to its players' ratings, under its result at the table: GET
+// /v1/matches/{id}/ratings, read once the match is over and again while the server is still
+// counting it (a second or so): "Duel ratings: you 1500 → 1523 (+23) · Bot (easy) 1512 →
+// 1489 (−23)", mine first. Nothing is said for a match that is not rated.
+
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { shownRating } from "./leaderboard.js";
+import { levelName } from "./words.js";
+
+const AGAIN = 1500; // ms between two readings while the match is being counted
+const TRIES = 20;
+const LEVEL = "p_level_"; // the built-in levels' players (fixed ids)
+
+/** One player's change: "you 1500 → 1523 (+23)" (the difference of the numbers shown). */
+function entry(change, me) {
+  const id = change.player.id;
+  const who = me && id === me.id ? t("you")
+    : id.startsWith(LEVEL) ? levelName(id.slice(LEVEL.length)) : change.player.name;
+  const before = shownRating(change.before);
+  const after = shownRating(change.after);
+  const moved = Number(after) - Number(before);
+  const sign = moved > 0 ? "+" : moved < 0 ? "−" : "±";
+  return h("span", { class: "change", dataset: { playerId: id } },
+    `${who} ${before} → ${after} (${sign}${Math.abs(moved)})`);
+}
+
+/** The line for match `matchId`: `node` (hidden until there is something to say), `start()`
+ * once the match is finished (read once), `close()` when the table goes. */
+export function ratingChanges(matchId) {
+  const node = h("p", { class: "rating-changes", "data-testid": "rating-changes", hidden: true });
+  let started = false;
+  let closed = false;
+  let timer = null;
+  let tries = 0;
+  async function read() {
+    try {
+      const page = await api.call("GET", `/v1/matches/${matchId}/ratings`);
+      if (closed) return;
+      if (page.state === "counting" && tries < TRIES) {
+        tries += 1;
+        timer = setTimeout(read, AGAIN);
+        return;
+      }
+      if (page.state !== "rated" || !page.changes.length) return;
+      const me = api.me();
+      const mine = (c) => Number(Boolean(me && c.player.id === me.id));
+      const changes = [...page.changes].sort((a, b) => mine(b) - mine(a));
+      node.replaceChildren(`${t("ratingsOf")[page.format]}: `,
+        ...changes.flatMap((c, i) => (i ? [" · ", entry(c, me)] : [entry(c, me)])));
+      node.hidden = false;
+    } catch {
+      // (a line less: the result stands without it)
+    }
+  }
+  return {
+    node,
+    start() {
+      if (started) return;
+      started = true;
+      read();
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+    },
+  };
+}
