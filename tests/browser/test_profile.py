@@ -29,6 +29,12 @@ def _profile(browser: Browser) -> dict[str, Any] | None:
         " text: p.innerText}")
 
 
+def _api_history(server: Server, player_id: str) -> dict[str, Any]:
+    answer = requests.get(f"{server.url}/v1/players/{player_id}/rating-history", timeout=10)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
 def _choose(browser: Browser, name: str, value: str) -> None:
     from selenium.webdriver.support.ui import Select
 
@@ -75,6 +81,17 @@ def test_a_person_is_challenged_from_their_page(browsers: Callable[..., Browser]
     assert "1500" in shown["teams"] and "no rated match yet" in shown["teams"]
     assert "1 played · 0 won · 1 lost" in shown["record"]
     assert "by time" not in shown["record"]
+    # her latest rated matches: the line of her duel rating and the match, linked
+    history = ana.wait(lambda: ana.css("[data-testid=rating-history]").text,
+                       why="bia's rating history")
+    rated = _api_history(server, bia["id"])
+    (item,) = rated["items"]
+    before, after = _shown(item["before"]["rating"]), _shown(item["after"]["rating"])
+    assert f"Lost · {before} → {after} (−{int(before) - int(after)})" in history
+    label = ana.css("[data-testid=rating-history] [data-format=duel] svg").get_attribute(
+        "aria-label")
+    assert label == f"Duel rating over the last rated match: from {before} to {after}"
+    assert not ana.all("[data-testid=rating-history] [data-format=teams]")
     assert _axe(ana) == []
 
     # the duel: Mineiro, a day per turn; bia finds the invitation, her seat kept
@@ -116,6 +133,7 @@ def test_a_level_is_played_from_its_page_and_my_own_page_offers_nothing(
     mine = ana.wait(lambda: _profile(ana), why="my page")
     assert mine["title"] == "ana" and "This is you." in mine["text"]
     assert not ana.all("[data-testid=challenge]")
+    assert not ana.css("[data-testid=rating-history]").is_displayed()  # (no rated match yet)
     ana.driver.set_window_size(*PHONE)
     ana.wait(lambda: ana.driver.execute_script("return window.innerWidth") <= PHONE[0],
              why="the phone's width")

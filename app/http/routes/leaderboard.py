@@ -1,5 +1,5 @@
-"""The leaderboard (public, per format, paged) and what a finished match did to its players'
-ratings."""
+"""The leaderboard (public, per format, paged), what a finished match did to its players'
+ratings, and a player's rating history."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,10 +9,13 @@ from flask_smorest import Blueprint
 
 from app.http.errors import ProblemSchema
 from app.http.responses import json_response
-from app.http.schemas.ratings import LeaderboardQuerySchema, LeaderboardSchema, MatchRatingsSchema
+from app.http.schemas.docs import problems
+from app.http.schemas.ratings import (LeaderboardQuerySchema, LeaderboardSchema,
+                                      MatchRatingsSchema, RatingHistoryQuerySchema,
+                                      RatingHistorySchema)
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.play import leaderboard
-from app.play.match_ratings import match_ratings
+from app.play.rating_changes import match_ratings, player_history
 
 blp = Blueprint("leaderboard", __name__, url_prefix="/v1", description="Ratings, best first")
 
@@ -41,3 +44,15 @@ def ratings_of_match(match_id: str) -> Response:
     just ended; `unrated` for a match with fixed deals or a start score (docs/ratings.md).
     Public, as ratings are."""
     return json_response(match_ratings(match_id))
+
+
+@blp.route("/players/<player_id>/rating-history")
+@blp.arguments(RatingHistoryQuerySchema(), location="query")
+@blp.response(200, RatingHistorySchema)
+@blp.doc(operationId="getRatingHistory",
+         **problems({404: "no such player (code player_not_found)"}))
+def rating_history(args: dict[str, Any], player_id: str) -> Response:
+    """A player's rated matches in a format, the latest first, each with the rating before
+    and after it: the line of their rating over time. Public, as ratings are."""
+    return json_response(player_history(player_id, args["format"], args["offset"],
+                                        args["limit"]))

@@ -56,3 +56,28 @@ class MatchRatingsSchema(ResponseSchema):
     format = enum(FORMATS, metadata={"description": "duel (2 players) or teams (4 and 6)"})
     changes = fields.List(fields.Nested(RatingChangeSchema), metadata={
         "description": "one per rated player, by team, the larger gain first"})
+
+
+class RatingHistoryQuerySchema(QuerySchema):
+    format = fields.String(load_default="duel", validate=validate.OneOf(FORMATS), metadata={
+        "description": "duel (2-player matches) or teams (4 and 6)"})
+    offset = QueryInteger(load_default=0, validate=validate.Range(0, MAX_OFFSET))
+    limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
+
+
+class RatedMatchSchema(ResponseSchema):
+    match_id = fields.String()
+    rated_at = fields.DateTime(metadata={"description": "when the match was counted"})
+    team = fields.Integer(metadata={"description": "the team the player sat in"})
+    won = fields.Boolean()
+    before = fields.Nested(RatingSchema)
+    after = fields.Nested(RatingSchema)
+    change = fields.Float(metadata={"description": "after's rating minus before's"})
+
+
+class RatingHistorySchema(ResponseSchema):
+    format = enum(FORMATS)
+    items = fields.List(fields.Nested(RatedMatchSchema), metadata={
+        "description": "the player's rated matches in the format, the latest first"})
+    next_offset = fields.Integer(allow_none=True,
+                                 metadata={"description": "the next page's offset; null: last"})

@@ -68,6 +68,12 @@ const LABELS = {
   challenge: ["Challenge to a duel", "Desafiar para um duelo"],
   challengeHint: [(name) => `A 2-player match with a seat kept for ${name}: the invitation waits in their matches.`,
     (name) => `Uma partida de 2 jogadores com um lugar guardado para ${name}: o convite espera nas partidas de ${name}.`],
+  ratingHistory: ["Latest rated matches", "Últimas partidas ranqueadas"],
+  ratingLineSaid: [(fmt, n, from, to) => `${fmt} rating over `
+      + `${n === 1 ? "the last rated match" : `the last ${n} rated matches`}: from ${from} to ${to}`,
+    (fmt, n, from, to) => `Rating em ${fmt.toLowerCase()} `
+      + `${n === 1 ? "na última partida ranqueada" : `nas últimas ${n} partidas ranqueadas`}: `
+      + `de ${from} a ${to}`],
   playLevel: [(name) => `Play against ${name}`, (name) => `Jogar contra ${name}`],
   // the browser's notifications
   notifyMe: ["Notify me when it is my turn", "Avisar quando for a minha vez"],

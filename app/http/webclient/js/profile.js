@@ -1,12 +1,13 @@
 // A player's page ("#/player/<id>", reached from the leaderboard): GET /v1/players/{id}, their
-// name, handle, ratings and record; a person (or a third-party bot) is challenged to a duel, a
+// name, handle, ratings and record, and their rating over their latest rated matches (GET
+// /v1/players/{id}/rating-history); a person (or a third-party bot) is challenged to a duel, a
 // 2-player match whose other seat is kept for them (they find the invitation in their
 // matches), and a built-in level is played at once.
 
 import * as api from "./api.js";
 import { h, selectField, showError } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { ratingItem, recordWords } from "./leaderboard.js";
+import { ratingItem, recordWords, shownRating } from "./leaderboard.js";
 import { TURN_TIMEOUTS, levelName, rulesetName, timeoutLabel } from "./words.js";
 
 /** What the server refuses about a challenge, in words (its own sentence otherwise). */
@@ -60,6 +61,68 @@ function offer(player, level, rulesets, go) {
       { seat: { invite: [{ seat: 1, player_id: player.id }] }, name: player.name }, go));
 }
 
+const HISTORY = 50; // rated matches the line shows
+const LISTED = 10; // of which the latest are listed
+
+/** The rating over `items` (the history, latest first) as a line: an SVG whose label says it
+ * in words. */
+function ratingLine(fmt, items) {
+  const points = [items[items.length - 1].before, ...[...items].reverse().map((i) => i.after)]
+    .map((r) => r.rating);
+  const low = Math.min(...points);
+  const high = Math.max(...points);
+  const span = Math.max(high - low, 1);
+  const [w, ht, pad] = [300, 60, 4];
+  const xy = points.map((r, i) => `${(pad + (i * (w - 2 * pad)) / (points.length - 1)).toFixed(1)},`
+    + `${(pad + ((high - r) * (ht - 2 * pad)) / span).toFixed(1)}`).join(" ");
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${ht}`);
+  svg.setAttribute("class", "rating-line");
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("ratingLineSaid")(t("formatsShort")[fmt], items.length,
+    shownRating({ rating: points[0] }), shownRating({ rating: points[points.length - 1] })));
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", xy);
+  svg.append(line);
+  return svg;
+}
+
+/** One rated match in the list: "Won · 1500 → 1523 (+23)", a link to its table. */
+function ratedMatch(item) {
+  const before = shownRating(item.before);
+  const after = shownRating(item.after);
+  const moved = Number(after) - Number(before);
+  const sign = moved > 0 ? "+" : moved < 0 ? "−" : "±";
+  return h("li", { dataset: { matchId: item.match_id } },
+    h("a", { href: `#/match/${item.match_id}` }, item.won ? t("wonShort") : t("lostShort")),
+    ` · ${before} → ${after} (${sign}${Math.abs(moved)})`);
+}
+
+/** The player's rating over their latest rated matches, per format that has any (filled in
+ * once read; nothing said when there are none). */
+function history(playerId) {
+  const node = h("div", { class: "panel history", "data-testid": "rating-history",
+    hidden: true });
+  const read = async (fmt) => {
+    const page = await api.call("GET", `/v1/players/${encodeURIComponent(playerId)}`
+      + `/rating-history?format=${fmt}&limit=${HISTORY}`);
+    if (!page.items.length) return null;
+    return h("section", { class: "format", dataset: { format: fmt } },
+      h("h3", {}, t("formats")[fmt]),
+      ratingLine(fmt, page.items),
+      h("ol", { class: "rated" }, page.items.slice(0, LISTED).map(ratedMatch)));
+  };
+  Promise.all(["duel", "teams"].map(read))
+    .then((parts) => {
+      node.replaceChildren(h("h2", {}, t("ratingHistory")), ...parts.filter(Boolean));
+      node.hidden = !parts.some(Boolean);
+    })
+    .catch(() => {}); // (the page stands without it)
+  return node;
+}
+
 /** The player's page; `rulesets` (GET /v1/rulesets) names the built-in levels' players. */
 export async function profileScreen(playerId, rulesets, go) {
   const player = await api.call("GET", `/v1/players/${encodeURIComponent(playerId)}`);
@@ -82,6 +145,7 @@ export async function profileScreen(playerId, rulesets, go) {
     h("ul", { class: "standing", "data-testid": "standing" }, duel.item, teams.item,
       h("li", { dataset: { format: "record" } }, h("span", { class: "term" }, t("record")),
         h("span", { class: "line" }, recordWords(player)))),
-    offer(player, level, rulesets, go)));
+    offer(player, level, rulesets, go)),
+  history(player.id));
   return { node, close() {} };
 }

@@ -1,7 +1,8 @@
-"""GET /v1/matches/{id}/ratings: what a finished match did to its players' ratings, each rated
-player's rating before and after it, as their profiles showed them; `counting` until the
-worker settles it, `unrated` for fixed deals and start scores; 409 before the end, 404 for no
-match. Public, like ratings."""
+"""What rated matches did to ratings. GET /v1/matches/{id}/ratings: each rated player's rating
+before and after the match, as their profiles showed them; `counting` until the worker
+settles it, `unrated` for fixed deals and start scores; 409 before the end, 404 for no match.
+GET /v1/players/{id}/rating-history: a player's rated matches in a format, the latest first,
+one's `before` the previous one's `after`. Both public, like ratings."""
 from __future__ import annotations
 
 from typing import Any
@@ -99,3 +100,51 @@ def test_before_the_end_409_and_no_match_404(client: Any) -> None:
     assert client.post(f"/v1/matches/{waiting['id']}/leave", headers=ana.headers).status_code == 200
     assert _ratings(client, waiting["id"], 409)["code"] == "match_not_finished"  # (cancelled)
     assert _ratings(client, "m_nobody", 404)["code"] == "match_not_found"
+
+
+def _history(client: Any, player_id: str, status: int = 200, **query: Any) -> dict[str, Any]:
+    answer = client.get(f"/v1/players/{player_id}/rating-history", query_string=query)
+    assert answer.status_code == status, answer.get_data(as_text=True)
+    return dict(answer.json)
+
+
+def test_a_players_history_is_their_rated_matches_latest_first(client: Any, app: Any) -> None:
+    first, (ana, bia) = resigned_match(client, 2, loser_seat=1)  # ana wins
+    settle_all(app)
+    second = create(client, bia, players=2, seat=0)
+    assert client.post(f"/v1/matches/{second['id']}/join", json={},
+                       headers=ana.headers).status_code == 200
+    assert client.post(f"/v1/matches/{second['id']}/resign",
+                       headers=bia.headers).status_code == 200  # ana wins again, on team 1
+    unrated = create(client, ana, players=2, seat=0, seed=7)  # (fixed deals: unrated)
+    assert client.post(f"/v1/matches/{unrated['id']}/join", json={},
+                       headers=bia.headers).status_code == 200
+    assert client.post(f"/v1/matches/{unrated['id']}/resign",
+                       headers=bia.headers).status_code == 200
+    assert settle_all(app) == 2
+    history = _history(client, ana.id)
+    assert history["format"] == "duel" and history["next_offset"] is None
+    latest, earlier = history["items"]
+    assert (latest["match_id"], latest["team"], latest["won"]) == (second["id"], 1, True)
+    assert (earlier["match_id"], earlier["team"], earlier["won"]) == (first, 0, True)
+    assert latest["before"] == earlier["after"] and earlier["before"]["rating"] == 1500.0
+    assert latest["after"] == profile(client, ana.id)["ratings"]["duel"]
+    assert latest["rated_at"] >= earlier["rated_at"]
+    assert 0 < latest["change"] < earlier["change"]  # (the same result moves less)
+    lost = _history(client, bia.id)["items"]
+    assert [i["won"] for i in lost] == [False, False] and all(i["change"] < 0 for i in lost)
+    # a page at a time; the other format is empty
+    page = _history(client, ana.id, limit=1)
+    assert page["items"] == [latest] and page["next_offset"] == 1
+    assert _history(client, ana.id, limit=1, offset=1)["items"] == [earlier]
+    assert _history(client, ana.id, format="teams") == {"format": "teams", "items": [],
+                                                       "next_offset": None}
+    assert profile(client, ana.id)["won"] == 3  # (the unrated one counted, not listed)
+
+
+def test_a_history_refuses_no_player_and_bad_parameters(client: Any) -> None:
+    assert _history(client, "p_nobody", 404)["code"] == "player_not_found"
+    ana = register(client, "ana")
+    assert _history(client, ana.id, 422, format="trios")["code"] == "validation_error"
+    assert _history(client, ana.id, 422, limit=0)["code"] == "validation_error"
+    assert _history(client, ana.id) == {"format": "duel", "items": [], "next_offset": None}
