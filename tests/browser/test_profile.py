@@ -129,8 +129,9 @@ def test_a_level_is_played_from_its_page_and_my_own_page_offers_nothing(
     assert view["turn_timeout"] is None
 
     # my own page: no duel with myself
-    ana.open(f"/play/#/player/{me['id']}")
-    mine = ana.wait(lambda: _profile(ana), why="my page")
+    ana.open()
+    ana.click("[data-testid=to-my-page]")
+    mine = ana.wait(lambda: (p := _profile(ana)) and p["id"] == me["id"] and p, why="my page")
     assert mine["title"] == "ana" and "This is you." in mine["text"]
     assert not ana.all("[data-testid=challenge]")
     assert not ana.css("[data-testid=rating-history]").is_displayed()  # (no rated match yet)

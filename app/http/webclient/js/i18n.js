@@ -60,6 +60,8 @@ const LABELS = {
   ratingsOf: { duel: ["Duel ratings", "Rating em duelo"],
     teams: ["Team ratings", "Rating em equipe"] },
   // a player's page
+  myPage: ["My page", "Minha página"],
+  whereNext: ["Players", "Jogadores"],
   playingSince: [(when) => `Playing since ${when}`, (when) => `Jogando desde ${when}`],
   builtInLevel: ["A computer level of this server", "Um nível do computador deste servidor"],
   thisIsYou: ["This is you.", "Este é você."],
