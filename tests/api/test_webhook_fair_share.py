@@ -169,26 +169,27 @@ def test_one_owners_backlog_is_not_read_through_at_every_claim(client: Any, app:
                    "open_until = now() + interval '1 minute' WHERE id = :e", e=theirs)
     db_execute(app, "ANALYZE webhook_deliveries")
 
-    def timed(**busy: Any) -> tuple[float, Any]:
+    def timed(**busy: Any) -> tuple[float, list[Any]]:
+        """The fastest of three claims, and what each found (a claim commits its lease: each
+        takes another delivery); a single timing is at the mercy of a busy machine."""
         with app.app_context():
             try:
-                best, found = float("inf"), None
+                best, found = float("inf"), []
                 for _ in range(3):
                     began = time.perf_counter()
-                    found = claim(datetime.now(timezone.utc), **busy)
+                    found.append(claim(datetime.now(timezone.utc), **busy))
                     best = min(best, time.perf_counter() - began)
-                    if found is not None:
-                        break
                 return best, found
             finally:
                 db.session.remove()
 
     took, found = timed()
-    assert found is None and took < 0.03, took  # the circuit is open: nothing to send
+    assert found == [None] * 3 and took < 0.03, took  # the circuit is open: nothing to send
     db_execute(app, "UPDATE webhook_endpoints SET open_until = NULL WHERE id = :e", e=theirs)
-    enqueue(app, add(client, victim, "http://127.0.0.1:9/b")["id"])
+    mine = add(client, victim, "http://127.0.0.1:9/b")["id"]
+    enqueue(app, mine, 3)
     took, found = timed(busy_owners=[attacker.id])
-    assert found is not None and found.owner == victim.id and took < 0.03, took
+    assert [f.owner for f in found] == [victim.id] * 3 and took < 0.03, took
 
 
 def test_an_endpoint_that_keeps_failing_has_its_circuit_opened(client: Any, app: Any) -> None:
