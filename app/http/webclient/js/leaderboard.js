@@ -18,6 +18,15 @@ export function shownRating(entry) {
   return String(Math.round(entry.rating));
 }
 
+/** A rating's move as a person reads it: "1500 → 1523 (+23)", the difference of the
+ * numbers shown. */
+export function ratingMove(before, after) {
+  const [from, to] = [shownRating(before), shownRating(after)];
+  const moved = Number(to) - Number(from);
+  const sign = moved > 0 ? "+" : moved < 0 ? "−" : "±";
+  return `${from} → ${to} (${sign}${Math.abs(moved)})`;
+}
+
 /** A rating: its number, marked "provisional" while it is still uncertain. */
 function ratingNode(entry) {
   return h("span", { class: "rating" }, h("span", { class: "value" }, shownRating(entry)),

@@ -7,7 +7,7 @@
 import * as api from "./api.js";
 import { h, selectField, showError } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { ratingItem, recordWords, shownRating } from "./leaderboard.js";
+import { ratingItem, ratingMove, recordWords, shownRating } from "./leaderboard.js";
 import { TURN_TIMEOUTS, levelName, rulesetName, timeoutLabel } from "./words.js";
 
 /** What the server refuses about a challenge, in words (its own sentence otherwise). */
@@ -72,9 +72,10 @@ function ratingLine(fmt, items) {
   const low = Math.min(...points);
   const high = Math.max(...points);
   const span = Math.max(high - low, 1);
-  const [w, ht, pad] = [300, 60, 4];
-  const xy = points.map((r, i) => `${(pad + (i * (w - 2 * pad)) / (points.length - 1)).toFixed(1)},`
-    + `${(pad + ((high - r) * (ht - 2 * pad)) / span).toFixed(1)}`).join(" ");
+  const [w, ht, pad] = [300, 60, 4]; // the viewBox, stretched to the panel's width
+  const x = (i) => (pad + (i * (w - 2 * pad)) / (points.length - 1)).toFixed(1);
+  const y = (r) => (pad + ((high - r) * (ht - 2 * pad)) / span).toFixed(1);
+  const xy = points.map((r, i) => `${x(i)},${y(r)}`).join(" ");
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${ht}`);
@@ -91,13 +92,9 @@ function ratingLine(fmt, items) {
 
 /** One rated match in the list: "Won · 1500 → 1523 (+23)", a link to its table. */
 function ratedMatch(item) {
-  const before = shownRating(item.before);
-  const after = shownRating(item.after);
-  const moved = Number(after) - Number(before);
-  const sign = moved > 0 ? "+" : moved < 0 ? "−" : "±";
   return h("li", { dataset: { matchId: item.match_id } },
     h("a", { href: `#/match/${item.match_id}` }, item.won ? t("wonShort") : t("lostShort")),
-    ` · ${before} → ${after} (${sign}${Math.abs(moved)})`);
+    ` · ${ratingMove(item.before, item.after)}`);
 }
 
 /** The player's rating over their latest rated matches, per format that has any (filled in

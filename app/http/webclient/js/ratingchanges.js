@@ -6,24 +6,20 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { shownRating } from "./leaderboard.js";
+import { ratingMove } from "./leaderboard.js";
 import { levelName } from "./words.js";
 
 const AGAIN = 1500; // ms between two readings while the match is being counted
 const TRIES = 20;
 const LEVEL = "p_level_"; // the built-in levels' players (fixed ids)
 
-/** One player's change: "you 1500 → 1523 (+23)" (the difference of the numbers shown). */
+/** One player's change: "you 1500 → 1523 (+23)". */
 function entry(change, me) {
   const id = change.player.id;
   const who = me && id === me.id ? t("you")
     : id.startsWith(LEVEL) ? levelName(id.slice(LEVEL.length)) : change.player.name;
-  const before = shownRating(change.before);
-  const after = shownRating(change.after);
-  const moved = Number(after) - Number(before);
-  const sign = moved > 0 ? "+" : moved < 0 ? "−" : "±";
   return h("span", { class: "change", dataset: { playerId: id } },
-    `${who} ${before} → ${after} (${sign}${Math.abs(moved)})`);
+    `${who} ${ratingMove(change.before, change.after)}`);
 }
 
 /** The line for match `matchId`: `node` (hidden until there is something to say), `start()`
