@@ -187,3 +187,38 @@ def test_the_table_says_what_the_match_did_to_the_ratings(browsers: Callable[...
 def _me_id(browser: Browser) -> str:
     return str(browser.driver.execute_script(
         "return JSON.parse(localStorage.getItem('truco.player')).id"))
+
+
+def test_a_person_is_blocked_and_unblocked_from_their_page(browsers: Callable[..., Browser],
+                                                          server: Server) -> None:
+    """Blocked from their page, a person's pending invitation is declined and the next one
+    refused (403 blocked); unblocked, they may invite again."""
+    ana = browsers()
+    ana.register("ana")
+    me = ana.driver.execute_script("return JSON.parse(localStorage.getItem('truco.player'))")
+    dan = _player(server, "dan")
+
+    def invite() -> requests.Response:
+        return requests.post(f"{server.url}/v1/matches", headers=dan["auth"], timeout=10,
+                             json={"players": 2, "invite": [{"seat": 1, "player_id": me["id"]}]})
+
+    pending = invite()
+    assert pending.status_code == 201, pending.text
+    ana.open(f"/play/#/player/{dan['id']}")
+    toggle = "[data-testid=block]"
+    ana.wait(lambda: ana.css(toggle).is_enabled(), why="the block toggle, read")
+    assert ana.css(toggle).get_attribute("aria-pressed") == "false"
+    ana.click(toggle)
+    ana.wait(lambda: ana.css(toggle).get_attribute("aria-pressed") == "true", why="blocked")
+    assert "1 invitation from dan declined" in ana.css("[data-testid=block-said]").text
+    blocks = requests.get(f"{server.url}/v1/me/blocks", headers=_auth(ana), timeout=10).json()
+    assert [b["player_id"] for b in blocks["items"]] == [dan["id"]]
+    refused = invite()
+    assert refused.status_code == 403 and refused.json()["code"] == "blocked"
+    # the page read again says so; unblocked, dan invites again
+    ana.driver.refresh()
+    ana.wait(lambda: ana.css(toggle).is_enabled()
+             and ana.css(toggle).get_attribute("aria-pressed") == "true", why="still blocked")
+    ana.click(toggle)
+    ana.wait(lambda: ana.css(toggle).get_attribute("aria-pressed") == "false", why="unblocked")
+    assert invite().status_code == 201

@@ -76,6 +76,10 @@ const LABELS = {
     (fmt, n, from, to) => `Rating em ${fmt.toLowerCase()} `
       + `${n === 1 ? "na última partida ranqueada" : `nas últimas ${n} partidas ranqueadas`}: `
       + `de ${from} a ${to}`],
+  blockPlayer: [(name) => `Block ${name}: refuse their invitations`,
+    (name) => `Bloquear ${name}: recusar os convites`],
+  blockedSaid: [(name, n) => `Blocked.${n ? ` ${n} invitation${n === 1 ? "" : "s"} from ${name} declined.` : ""}`,
+    (name, n) => `Bloqueado.${n ? ` ${n} ${n === 1 ? "convite" : "convites"} de ${name} recusado${n === 1 ? "" : "s"}.` : ""}`],
   playLevel: [(name) => `Play against ${name}`, (name) => `Jogar contra ${name}`],
   // the browser's notifications
   notifyMe: ["Notify me when it is my turn", "Avisar quando for a minha vez"],

@@ -58,7 +58,36 @@ function offer(player, level, rulesets, go) {
   }
   return h("div", {}, h("p", { class: "hint" }, t("challengeHint")(player.name)),
     duelForm(rulesets, t("challenge"),
-      { seat: { invite: [{ seat: 1, player_id: player.id }] }, name: player.name }, go));
+      { seat: { invite: [{ seat: 1, player_id: player.id }] }, name: player.name }, go),
+    blockToggle(player));
+}
+
+/** Block or unblock a person (PUT / DELETE /v1/me/blocks/{id}): while blocked, their
+ * invitations to me are refused and those pending were declined. Pressed while
+ * GET /v1/me/blocks lists them. */
+function blockToggle(player) {
+  const path = `/v1/me/blocks/${encodeURIComponent(player.id)}`;
+  const said = h("span", { class: "hint", "data-testid": "block-said", "aria-live": "polite" });
+  const button = h("button", { type: "button", class: "toggle", "data-testid": "block",
+    "aria-pressed": "false", disabled: true, onclick: async () => {
+      const blocking = button.getAttribute("aria-pressed") !== "true";
+      button.disabled = true;
+      try {
+        const answer = await api.call(blocking ? "PUT" : "DELETE", path);
+        show(blocking);
+        said.textContent = blocking ? t("blockedSaid")(player.name, answer.declined) : "";
+      } catch (error) {
+        showError(error.message);
+      } finally {
+        button.disabled = false;
+      }
+    } }, h("span", { class: "box", "aria-hidden": "true" }), t("blockPlayer")(player.name));
+  const show = (blocked) => button.setAttribute("aria-pressed", String(blocked));
+  api.call("GET", "/v1/me/blocks").then((page) => {
+    show(page.items.some((b) => b.player_id === player.id));
+    button.disabled = false;
+  }).catch(() => {}); // (no toggle to press: the page stands without it)
+  return h("div", { class: "block" }, button, " ", said);
 }
 
 const HISTORY = 50; // rated matches the line shows
