@@ -250,3 +250,35 @@ def test_the_record_says_how_many_were_lost_by_time(browsers: Callable[..., Brow
     item = ana.wait(lambda: ana.css(f"[data-testid=inbox] [data-match-id='{made.json()['id']}']")
                     .text, why="the match in My matches")
     assert "Lost" in item and "ran out of time" in item, item
+
+
+def test_my_matches_show_fifty_and_more_shows_the_rest(browsers: Callable[..., Browser],
+                                                       server: Server) -> None:
+    """My matches lists 50; More lists the next ones, and the list read again (a stream's
+    `inbox` event) keeps them."""
+    ana = browsers()
+    ana.register("ana")
+    auth = _auth(ana)
+    made = []
+    for _ in range(51):  # (finished: the waiting ones a player may hold are bounded)
+        created = requests.post(f"{server.url}/v1/matches", headers=auth, timeout=10, json={
+            "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}]})
+        assert created.status_code == 201, created.text
+        made.append(created.json()["id"])
+        resigned = requests.post(f"{server.url}/v1/matches/{made[-1]}/resign", headers=auth,
+                                 timeout=10)
+        assert resigned.status_code == 200, resigned.text
+    shown = ("return [...document.querySelectorAll('[data-testid=inbox] [data-match-id]')]"
+             ".map(li => li.dataset.matchId)")
+    ana.open()
+    ana.wait(lambda: len(ana.driver.execute_script(shown)) == 50, why="a page of my matches")
+    more = "[data-testid=inbox-more]"
+    assert ana.css(more).is_displayed()
+    ana.click(more)
+    ana.wait(lambda: set(ana.driver.execute_script(shown)) == set(made), why="all 51")
+    assert not ana.css(more).is_displayed()
+    # a change in my matches reads the list again: all of it still
+    again = requests.post(f"{server.url}/v1/matches", headers=auth, timeout=10, json={
+        "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}]})
+    assert again.status_code == 201, again.text
+    ana.wait(lambda: len(ana.driver.execute_script(shown)) == 52, why="the new one, and all")

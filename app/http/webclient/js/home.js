@@ -240,16 +240,28 @@ function inboxItem(item) {
       `${item.score[mine]} × ${item.score[1 - mine]}`)));
 }
 
+const INBOX_PAGE = 50; // my matches a page of the list shows; More shows one page more
+const INBOX_MOST = 200; // the longest list GET /v1/me/matches answers in one reading
+
 /** The inbox: all my matches (my turn first), refreshed on every `inbox` event. */
 export function inboxPanel() {
   const list = h("ul", { class: "inbox", "data-testid": "inbox", "aria-live": "polite" });
+  let pages = 1; // pages shown: each reading asks for all of them, so a refresh keeps them
+  let asked = 0; // the newest reading: an older answer that comes after it is dropped
+  const more = h("button", { type: "button", class: "more", hidden: true,
+    "data-testid": "inbox-more", onclick: () => { pages += 1; refresh(); } }, t("more"));
   const panel = h("section", { class: "panel inbox-panel", "aria-labelledby": "inbox-title" },
-    h("h2", { id: "inbox-title" }, t("inbox")), list);
+    h("h2", { id: "inbox-title" }, t("inbox")), list, more);
   async function refresh() {
+    const turn = ++asked;
     try {
-      const page = await api.call("GET", "/v1/me/matches?limit=50");
+      const limit = Math.min(INBOX_PAGE * pages, INBOX_MOST);
+      const page = await api.call("GET", `/v1/me/matches?limit=${limit}`);
+      if (turn !== asked) return;
       list.replaceChildren(...(page.items.length ? page.items.map(inboxItem)
         : [h("li", { class: "empty" }, t("noMatches"))]));
+      more.hidden = page.next_offset === null || page.next_offset === undefined
+        || limit >= INBOX_MOST;
     } catch (error) { showError(error.message); }
   }
   // (the page's one stream of the player, which also keeps the title: js/badge.js)
