@@ -105,17 +105,14 @@ function ratingLine(fmt, items) {
   const x = (i) => (pad + (i * (w - 2 * pad)) / (points.length - 1)).toFixed(1);
   const y = (r) => (pad + ((high - r) * (ht - 2 * pad)) / span).toFixed(1);
   const xy = points.map((r, i) => `${x(i)},${y(r)}`).join(" ");
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${w} ${ht}`);
-  svg.setAttribute("class", "rating-line");
-  svg.setAttribute("preserveAspectRatio", "none");
-  svg.setAttribute("role", "img");
+  // (parsed from markup, the SVG gets its namespace without the page naming it; every value in
+  // it is a number made here, and the label is set as an attribute)
+  const markup = document.createElement("template");
+  markup.innerHTML = `<svg class="rating-line" viewBox="0 0 ${w} ${ht}" role="img"`
+    + ` preserveAspectRatio="none"><polyline points="${xy}"></polyline></svg>`;
+  const svg = markup.content.firstElementChild;
   svg.setAttribute("aria-label", t("ratingLineSaid")(t("formatsShort")[fmt], items.length,
     shownRating({ rating: points[0] }), shownRating({ rating: points[points.length - 1] })));
-  const line = document.createElementNS(ns, "polyline");
-  line.setAttribute("points", xy);
-  svg.append(line);
   return svg;
 }
 
