@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import assert_problem, create, full_match, join, register
+from tests.support.api import assert_problem, create, db_execute, full_match, join, register
 
 
 def _ids(page: dict[str, Any]) -> list[str]:
@@ -103,3 +103,35 @@ def test_lobby_needs_no_token_but_checks_a_sent_one(client: Any) -> None:
     assert len(client.get("/v1/matches", headers=ana.headers).json["items"]) == 1
     assert_problem(client.get("/v1/matches", headers={"Authorization": "Bearer nope"}),
                    401, "unauthorized")
+
+
+def test_status_active_lists_the_public_matches_being_played_to_watch(client: Any,
+                                                                     app: Any) -> None:
+    """`?status=active`: public matches being played, the one that moved last first; never a
+    private one, a waiting or a finished one; a spectator's summary (no cards)."""
+    ana = register(client, "ana")
+    older = create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
+    newer = create(client, ana, players=4, bots=[{"seat": s, "level": "random"}
+                                                  for s in (1, 2, 3)])
+    private = create(client, ana, players=2, visibility="private",
+                     bots=[{"seat": 1, "level": "random"}])
+    waiting = create(client, ana, players=2)
+    finished, seated = full_match(client, players=2)
+    assert client.post(f"/v1/matches/{finished}/resign",
+                       headers=seated[0].headers).status_code == 200
+    r = client.get("/v1/matches?status=active")
+    assert r.status_code == 200, r.get_data(as_text=True)
+    listed = _ids(r.json)
+    assert set(listed) == {older["id"], newer["id"]}
+    assert private["id"] not in listed and waiting["id"] not in listed
+    assert all(item["status"] == "active" and item["visibility"] == "public"
+               for item in r.json["items"])
+    assert listed == [newer["id"], older["id"]]  # (created, so moved, last)
+    # the one that moved last first (a move sets updated_at)
+    db_execute(app, "UPDATE matches SET updated_at = now() + interval '1 minute' WHERE id = :m",
+               m=older["id"])
+    assert _ids(client.get("/v1/matches?status=active").json) == [older["id"], newer["id"]]
+    # the filters still apply, and anything but waiting / active is 422
+    assert _ids(client.get("/v1/matches?status=active&players=4").json) == [newer["id"]]
+    assert _ids(client.get("/v1/matches?status=waiting").json) == [waiting["id"]]
+    assert_problem(client.get("/v1/matches?status=finished"), 422, "validation_error")

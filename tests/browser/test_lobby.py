@@ -154,3 +154,27 @@ def test_more_shows_the_next_page_and_a_refresh_keeps_it(browsers: Callable[...,
     ana.wait(lambda: ana.css("[data-testid=lobby]").get_attribute("aria-busy") == "false"
              and len(_listed(ana)) < 20, why="the 4-player matches")
     assert not ana.css(more).is_displayed()
+
+
+def test_live_now_lists_public_matches_being_played_and_opens_them_to_watch(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    """Live now lists the public matches being played (not a private one); Watch opens the
+    table as a spectator sees it: no hand, no controls."""
+    gus = _player(server, "gus")
+    public = _created(server, gus["auth"], {"players": 2, "visibility": "public",
+                                            "bots": [{"seat": 1, "level": "random"}]})
+    private = _created(server, gus["auth"], {"players": 2, "visibility": "private",
+                                             "bots": [{"seat": 1, "level": "random"}]})
+    viewer = browsers()
+    viewer.open()  # (a newcomer: Live now is under Open matches)
+    live = "return [...document.querySelectorAll('[data-testid=live] [data-match-id]')]" \
+           ".map(li => li.dataset.matchId)"
+    viewer.wait(lambda: public in viewer.driver.execute_script(live), why="the match, live")
+    assert private not in viewer.driver.execute_script(live)
+    item = viewer.css(f"[data-testid=live] [data-match-id='{public}']").text
+    assert "2 players · Paulista" in item and "gus" in item and "Bot (random)" in item
+    viewer.click(f"[data-testid=live] [data-match-id='{public}'] [data-testid=watch]")
+    viewer.wait(lambda: viewer.table()["match-id"] == public
+                and viewer.table()["status"] in ("active", "finished"), why="the table, watched")
+    assert "watching" in viewer.text()
+    assert not viewer.all("[data-action]")  # (a spectator has nothing to do)

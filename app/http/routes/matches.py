@@ -61,9 +61,10 @@ def create(body: dict[str, Any]) -> Response:
 @blp.response(200, MatchListSchema)
 @blp.doc(operationId="listLobby")
 def lobby(args: dict[str, Any]) -> Response:
-    """Public matches waiting for players, newest first."""
+    """Public matches waiting for players, newest first; with `status=active`, the public
+    matches being played, the one that moved last first (to watch: a spectator's view)."""
     return json_response(lobby_page(optional_player(), args["offset"], args["limit"],
-                                    args.get("ruleset"), args.get("players")))
+                                    args.get("ruleset"), args.get("players"), args["status"]))
 
 
 @blp.route("/matches/<match_id>", parameters=[IF_NONE_MATCH])

@@ -177,6 +177,10 @@ class EventsQuerySchema(WaitQuerySchema):
 
 
 class LobbyQuerySchema(QuerySchema):
+    status = fields.String(load_default="waiting",
+                           validate=validate.OneOf(["waiting", "active"]), metadata={
+        "description": "waiting (the default: a seat free for anyone) or active (being "
+                       "played: to watch)"})
     limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
     offset = QueryInteger(load_default=0, validate=validate.Range(0, MAX_OFFSET))
     ruleset = named_enum("RulesetName", RULESETS)

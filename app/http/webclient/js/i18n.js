@@ -59,6 +59,8 @@ const LABELS = {
     "Você ainda não está nesta lista: termine uma partida deste tipo para entrar nela."],
   ratingsOf: { duel: ["Duel ratings", "Rating em duelo"],
     teams: ["Team ratings", "Rating em equipe"] },
+  liveNow: ["Live now", "Ao vivo"],
+  watch: ["Watch", "Assistir"],
   // a player's page
   myPage: ["My page", "Minha página"],
   whereNext: ["Players", "Jogadores"],

@@ -1,4 +1,4 @@
-// The client's screens by the URL's hash: "#/" home (register, new match, inbox, lobby),
+// The client's screens by the URL's hash: "#/" home (register, new match, inbox, lobby, live),
 // "#/match/<id>" a table, "#/join/<id>/<invite code>" an invitation (without the code: a seat
 // in a public match), "#/leaderboard", "#/player/<id>" a player's page.
 
@@ -8,6 +8,7 @@ import { announce, h, showError } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { inboxPanel, newMatchForm, registerForm, whoAmI } from "./home.js";
 import { leaderboardScreen } from "./leaderboard.js";
+import { livePanel } from "./live.js";
 import { lobbyPanel } from "./lobby.js";
 import { profileScreen } from "./profile.js";
 import { tableScreen } from "./table.js";
@@ -31,20 +32,22 @@ async function home(notice = null) {
   if (!api.token()) {
     // a newcomer sees who is waiting for a player, and takes a seat by registering first
     const open = lobbyPanel(go);
-    return { node: h("div", { class: "newcomer" }, registerForm(route), open.panel),
-      close: open.close };
+    const watch = livePanel();
+    return { node: h("div", { class: "newcomer" }, registerForm(route), open.panel, watch.panel),
+      close: () => { open.close(); watch.close(); } };
   }
   rulesets = rulesets || await api.call("GET", "/v1/rulesets");
   const who = whoAmI(route);
   const inbox = inboxPanel();
   const lobby = lobbyPanel(go);
+  const watch = livePanel();
   const said = notice ? h("p", { class: "panel notice", "data-testid": "notice" }, notice)
     : null;
   if (notice) announce(notice);
   // (my matches and the open ones in one column beside the form on a wide screen)
   const node = h("div", { class: "home" }, said, who.panel, newMatchForm(rulesets, go),
-    h("div", { class: "side" }, inbox.panel, lobby.panel));
-  return { node, close: () => { who.close(); inbox.close(); lobby.close(); } };
+    h("div", { class: "side" }, inbox.panel, lobby.panel, watch.panel));
+  return { node, close: () => { who.close(); inbox.close(); lobby.close(); watch.close(); } };
 }
 
 async function join(matchId, code) {
