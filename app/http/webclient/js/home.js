@@ -9,7 +9,8 @@ import { friendHandles, handleEditor, inviteProblem } from "./handles.js";
 import { lang, ruleWords, t } from "./i18n.js";
 import { ratingItem, recordWords } from "./leaderboard.js";
 import { notifyToggle } from "./notify.js";
-import { TURN_TIMEOUTS, listedName, matchKind, rulesetName, timeoutLabel } from "./words.js";
+import { TURN_TIMEOUTS, listedName, matchKind, othersSeated, rulesetName, timeoutLabel }
+  from "./words.js";
 
 /** The registration form; `then()` runs once the player has a token. */
 export function registerForm(then, note = null) {
@@ -213,8 +214,7 @@ function inboxItem(item) {
     : { finished: result, cancelled: t("cancelled"), waiting: t("waitingSeats") }[item.status]
       || (partnerActs ? t("partnerTurn") : t("theirTurn"));
   // who plays: the summary's seats, mine left out (free seats too)
-  const me = item.you ? item.you.seat : null;
-  const taken = (item.seats || []).filter((s) => s.seat !== me && (s.player || s.bot_level));
+  const taken = othersSeated(item);
   const names = (list) => list.map(listedName).join(", ");
   const opponents = taken.filter((s) => s.team !== mine);
   const partners = taken.filter((s) => s.team === mine);

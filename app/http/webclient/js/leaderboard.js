@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import { h, showError } from "./dom.js";
 import { t } from "./i18n.js";
-import { levelName } from "./words.js";
+import { levelName, levelsOf } from "./words.js";
 
 const PAGE = 50;
 const FORMATS = ["duel", "teams"];
@@ -33,8 +33,8 @@ function ratingNode(entry) {
     entry.provisional ? [" ", h("span", { class: "prov" }, t("provisional"))] : null);
 }
 
-/** A rating in `format` (a player's own or another's): `item`, and `show(entry)` that fills it in place (no element
- * replaced, so a re-read while someone reads the page moves nothing). */
+/** A rating in `format` (a player's own or another's): `item`, and `show(entry)` that fills
+ * it in place (no element replaced, so a re-read while someone reads the page moves nothing). */
 export function ratingItem(format) {
   const value = h("span", { class: "value" });
   const prov = h("span", { class: "prov" }, t("provisional"));
@@ -68,7 +68,7 @@ function nameCell(player, level, mine) {
 /** The leaderboard screen; `rulesets` (GET /v1/rulesets) names the computer levels' players.
  * Resolves once the first page is drawn. Returns `{node, close}`. */
 export async function leaderboardScreen(rulesets) {
-  const levels = Object.fromEntries((rulesets.bots || []).map((b) => [b.player_id, b.level]));
+  const levels = levelsOf(rulesets);
   const me = api.token() ? api.me() : null;
   const rows = h("tbody");
   const caption = h("caption");

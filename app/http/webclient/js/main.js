@@ -28,6 +28,12 @@ function go(hash, notice = null) {
   else location.hash = hash;
 }
 
+/** GET /v1/rulesets, read once per page (the forms' choices, the levels' players). */
+async function knownRulesets() {
+  rulesets = rulesets || await api.call("GET", "/v1/rulesets");
+  return rulesets;
+}
+
 async function home(notice = null) {
   if (!api.token()) {
     // a newcomer sees who is waiting for a player, and takes a seat by registering first
@@ -36,7 +42,7 @@ async function home(notice = null) {
     return { node: h("div", { class: "newcomer" }, registerForm(route), open.panel, watch.panel),
       close: () => { open.close(); watch.close(); } };
   }
-  rulesets = rulesets || await api.call("GET", "/v1/rulesets");
+  await knownRulesets();
   const who = whoAmI(route);
   const inbox = inboxPanel();
   const lobby = lobbyPanel(go);
@@ -81,12 +87,9 @@ async function route() {
   try {
     if (parts[0] === "match" && parts[1]) made = tableScreen(parts[1], go);
     else if (parts[0] === "join" && parts[1]) made = await join(parts[1], parts[2]);
-    else if (parts[0] === "leaderboard") {
-      rulesets = rulesets || await api.call("GET", "/v1/rulesets");
-      made = await leaderboardScreen(rulesets);
-    } else if (parts[0] === "player" && parts[1]) {
-      rulesets = rulesets || await api.call("GET", "/v1/rulesets");
-      made = await profileScreen(parts[1], rulesets, go);
+    else if (parts[0] === "leaderboard") made = await leaderboardScreen(await knownRulesets());
+    else if (parts[0] === "player" && parts[1]) {
+      made = await profileScreen(parts[1], await knownRulesets(), go);
     } else made = await home(notice);
   } catch (error) {
     if (error.status === 401) api.forget();

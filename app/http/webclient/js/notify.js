@@ -6,7 +6,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { listedName, matchKind } from "./words.js";
+import { listedName, matchKind, othersSeated } from "./words.js";
 
 const KEY = "truco.notify"; // "on" once the person asked for them (and the browser allowed)
 let waiting = null; // the ids of what waited for me at the stream's last page (null: none yet)
@@ -30,8 +30,7 @@ export function forgetWaiting() {
 function notify(item) {
   const shown = location.hash === `#/match/${item.id}` && document.visibilityState === "visible";
   if (shown) return;
-  const others = (item.seats || []).filter((s) => !item.you || s.seat !== item.you.seat)
-    .filter((s) => s.player || s.bot_level).map(listedName).join(", ");
+  const others = othersSeated(item).map(listedName).join(", ");
   const note = new Notification(item.invitation ? t("noteInvitation") : t("noteTurn"), {
     body: [matchKind(item), others].filter(Boolean).join(" · "),
     tag: `truco-${item.id}`, // (a newer one for the same match replaces it)

@@ -8,7 +8,7 @@ import * as api from "./api.js";
 import { h, selectField, showError } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { ratingItem, ratingMove, recordWords, shownRating } from "./leaderboard.js";
-import { TURN_TIMEOUTS, levelName, rulesetName, timeoutLabel } from "./words.js";
+import { TURN_TIMEOUTS, levelName, levelsOf, rulesetName, timeoutLabel } from "./words.js";
 
 /** What the server refuses about a challenge, in words (its own sentence otherwise). */
 function refused(error, name) {
@@ -149,7 +149,7 @@ function history(playerId) {
 /** The player's page; `rulesets` (GET /v1/rulesets) names the built-in levels' players. */
 export async function profileScreen(playerId, rulesets, go) {
   const player = await api.call("GET", `/v1/players/${encodeURIComponent(playerId)}`);
-  const level = ((rulesets.bots || []).find((b) => b.player_id === player.id) || {}).level;
+  const level = levelsOf(rulesets)[player.id];
   const duel = ratingItem("duel");
   const teams = ratingItem("teams");
   duel.show(player.ratings.duel);

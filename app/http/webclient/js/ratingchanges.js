@@ -7,24 +7,25 @@ import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { ratingMove } from "./leaderboard.js";
-import { levelName } from "./words.js";
+import { levelName, levelsOf } from "./words.js";
 
 const AGAIN = 1500; // ms between two readings while the match is being counted
 const TRIES = 20;
-const LEVEL = "p_level_"; // the built-in levels' players (fixed ids)
 
-/** One player's change: "you 1500 → 1523 (+23)". */
-function entry(change, me) {
+/** One player's change: "you 1500 → 1523 (+23)" (a built-in level named as lists name it, by
+ * `levels`: levelsOf). */
+function entry(change, me, levels) {
   const id = change.player.id;
   const who = me && id === me.id ? t("you")
-    : id.startsWith(LEVEL) ? levelName(id.slice(LEVEL.length)) : change.player.name;
+    : levels[id] ? levelName(levels[id]) : change.player.name;
   return h("span", { class: "change", dataset: { playerId: id } },
     `${who} ${ratingMove(change.before, change.after)}`);
 }
 
 /** The line for match `matchId`: `node` (hidden until there is something to say), `start()`
- * once the match is finished (read once), `close()` when the table goes. */
-export function ratingChanges(matchId) {
+ * once the match is finished (read once), `close()` when the table goes; `known()` gives
+ * GET /v1/rulesets when the table has read it (it names the levels' players). */
+export function ratingChanges(matchId, known) {
   const node = h("p", { class: "rating-changes", "data-testid": "rating-changes", hidden: true });
   let started = false;
   let closed = false;
@@ -41,10 +42,11 @@ export function ratingChanges(matchId) {
       }
       if (page.state !== "rated" || !page.changes.length) return;
       const me = api.me();
+      const levels = levelsOf(known());
       const mine = (c) => Number(Boolean(me && c.player.id === me.id));
       const changes = [...page.changes].sort((a, b) => mine(b) - mine(a));
       node.replaceChildren(`${t("ratingsOf")[page.format]}: `,
-        ...changes.flatMap((c, i) => (i ? [" · ", entry(c, me)] : [entry(c, me)])));
+        ...changes.flatMap((c, i) => (i ? [" · "] : []).concat(entry(c, me, levels))));
       node.hidden = false;
     } catch {
       // (a line less: the result stands without it)

@@ -244,11 +244,11 @@ export function tableScreen(matchId, go) {
   let logOpen = false; // the table talk stays open (or closed) from one drawing to the next
   let blurred = null; // the control that had the focus when sending disabled it
   let known = null; // GET /v1/rulesets, read before the first view is drawn
+  const changes = ratingChanges(matchId, () => known); // under a finished match's result
   let pressed = null; // the control a pointer went down on: {action, el}
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
   const queue = [];
   let draining = false;
-  const changes = ratingChanges(matchId); // under the result once the match is finished
   let ticker = null;
   // a waiting match: the link to share, an invitation to answer, a seat to take (the view
   // answered to an acceptance or a seat taken is drawn as an action's answer is)

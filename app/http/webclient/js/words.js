@@ -28,6 +28,18 @@ export function levelName(level) {
   return `${t("bot")} (${t("levels")[level] || level})`;
 }
 
+/** The built-in levels by their players' ids, from GET /v1/rulesets (`bots`); empty without
+ * it. */
+export function levelsOf(rulesets) {
+  return Object.fromEntries(((rulesets && rulesets.bots) || []).map((b) => [b.player_id, b.level]));
+}
+
+/** The seats of a match summary that someone other than me holds (a person or a level). */
+export function othersSeated(item) {
+  const mine = item.you ? item.you.seat : null;
+  return (item.seats || []).filter((s) => s.seat !== mine && (s.player || s.bot_level));
+}
+
 /** A seat of a match summary or view as a list names it: a level as "Bot (easy)", a person
  * by name, a seat nobody holds as "free seat". */
 export function listedName(seat) {
