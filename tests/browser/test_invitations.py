@@ -67,18 +67,6 @@ def _set_handle(browser: Browser, handle: str) -> str:
                         != before and said, why="the handle's answer")
 
 
-def _refused_on_purpose(browser: Browser, *statuses: int) -> None:
-    """Take out of the browser's console the errors Chromium logs for answers of `statuses`
-    that the test caused on purpose (each must be there); anything else stays for the
-    fixture's check that no page logged an error."""
-    browser.errors()  # (the console read so far)
-    for status in statuses:
-        found = [m for m in browser.console if m["level"] == "SEVERE"
-                 and f"status of {status}" in m["message"]]
-        assert found, (status, browser.console)
-        browser.console.remove(found[0])
-
-
 def _challenge(browser: Browser, players: str, friends: str, handles: str) -> None:
     """Fill the new-match form for friends, `handles` in "Friends' handles", and send it."""
     browser.choose("players", players)
@@ -113,7 +101,7 @@ def test_a_person_sets_her_handle_and_a_taken_one_changes_nothing(
     zoe = _handle("zoe")
     _player(server, "zoe", zoe)
     assert _set_handle(ana, zoe.upper()) == "That handle is taken: choose another."
-    _refused_on_purpose(ana, 409)
+    ana.refused_on_purpose(409)
     assert ana.css("[data-testid=handle]").get_attribute("aria-invalid") == "true"
     assert ana.css("[data-testid=my-handle]").text == f"@{mine}"
     assert _me(server, auth)["handle"] == mine
@@ -214,7 +202,7 @@ def test_a_declined_invitation_leaves_the_inbox_and_one_withdrawn_is_said(
                     and ana.css("#error").text, why="the refusal in words")
     assert said == ("This invitation no longer holds: it expired or was withdrawn, "
                     "or the match has started.")
-    _refused_on_purpose(ana, 409)
+    ana.refused_on_purpose(409)
     ana.wait(lambda: ana.table()["status"] == "cancelled", why="the table read again")
     assert not ana.all("[data-testid=accept-invitation]")
 
@@ -316,7 +304,7 @@ def test_a_challenge_the_server_cannot_send_is_said_in_words(
     _challenge(bia, "2", "1", nobody)
     bia.wait(lambda: bia.css("#error").text == f"Nobody has the handle @{nobody}.",
              why="the unknown handle")
-    _refused_on_purpose(bia, 422, 404)
+    bia.refused_on_purpose(422, 404)
     # a player who blocked me (403 blocked)
     ana = _player(server, "ana", _handle("ana"))
     bia_id = _me(server, _auth(bia))["id"]
@@ -325,7 +313,7 @@ def test_a_challenge_the_server_cannot_send_is_said_in_words(
     _challenge(bia, "2", "1", ana["handle"])
     bia.wait(lambda: bia.css("#error").text
              == f"@{ana['handle']} does not take your invitations.", why="the block")
-    _refused_on_purpose(bia, 403)
+    bia.refused_on_purpose(403)
     assert not bia.all("[data-testid=table]")  # still at home: nothing was created
     assert _inbox_ids(server, _auth(bia)) == []
 

@@ -99,10 +99,7 @@ def test_a_seat_taken_meanwhile_is_said_in_words_and_the_list_read_again(
     ana.wait(lambda: "no free seat" in ana.css("#error").text, why="the refusal in words")
     ana.wait(lambda: match_id not in _listed(ana), why="the list read again")
     # (the 409 Chromium logs for the refusal is the test's own)
-    ana.errors()
-    found = [m for m in ana.console if m["level"] == "SEVERE" and "status of 409" in m["message"]]
-    assert found, ana.console
-    ana.console.remove(found[0])
+    ana.refused_on_purpose(409)
 
 
 def test_a_newcomer_sees_open_matches_and_sits_down_in_one(browsers: Callable[..., Browser],

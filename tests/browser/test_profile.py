@@ -149,10 +149,7 @@ def test_a_level_is_played_from_its_page_and_my_own_page_offers_nothing(
     newcomer.open("/play/#/player/p_nobody")
     newcomer.wait(lambda: newcomer.css("#error").text, why="the unknown player said")
     assert not _profile(newcomer) and newcomer.css("#error").text  # (home, the error kept)
-    newcomer.errors()
-    found = [m for m in newcomer.console if m["level"] == "SEVERE" and "404" in m["message"]]
-    assert found, newcomer.console
-    newcomer.console.remove(found[0])
+    newcomer.refused_on_purpose(404)
 
 
 def test_the_table_says_what_the_match_did_to_the_ratings(browsers: Callable[..., Browser],

@@ -191,6 +191,17 @@ class Browser:
             self.console += self.driver.get_log("browser")
         return [m for m in self.console if m["level"] == "SEVERE"]
 
+    def refused_on_purpose(self, *statuses: int) -> None:
+        """Take out of the console the errors Chromium logs for answers of `statuses` that
+        the test caused on purpose (each must be there); anything else stays for the
+        fixture's check that no page logged an error."""
+        self.errors()  # (the console read so far)
+        for status in statuses:
+            found = [m for m in self.console if m["level"] == "SEVERE"
+                     and f"status of {status}" in m["message"]]
+            assert found, (status, self.console)
+            self.console.remove(found[0])
+
     def quit(self) -> None:
         """Close the browser as a person does (its console read first); the profile stays."""
         self.errors()
