@@ -7,13 +7,11 @@ from typing import Any
 from flask import Response
 from flask_smorest import Blueprint
 
-from app.http.errors import ProblemSchema
 from app.http.responses import json_response
 from app.http.schemas.docs import problems
 from app.http.schemas.ratings import (LeaderboardQuerySchema, LeaderboardSchema,
                                       MatchRatingsSchema, RatingHistoryQuerySchema,
                                       RatingHistorySchema)
-from app.infra.problems import PROBLEM_MIMETYPE
 from app.play import leaderboard
 from app.play.rating_changes import match_ratings, player_history
 
@@ -33,11 +31,9 @@ def board(args: dict[str, Any]) -> Response:
 
 @blp.route("/matches/<match_id>/ratings")
 @blp.response(200, MatchRatingsSchema)
-@blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
-                  description="no such match (code match_not_found)")
-@blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM_MIMETYPE,
-                  description="the match is not finished (code match_not_finished)")
-@blp.doc(operationId="getMatchRatings")
+@blp.doc(operationId="getMatchRatings", **problems({
+    404: "no such match (code match_not_found)",
+    409: "the match is not finished (code match_not_finished)"}))
 def ratings_of_match(match_id: str) -> Response:
     """What a finished match did to its players' ratings: each rated player's rating before
     and after it. `counting` for the second or so the worker takes to count a match that has
