@@ -270,3 +270,4 @@ from app.db.webhook_models import WebhookDelivery, WebhookEndpoint  # noqa: E402
 from app.db.rating_models import PlayerTally, Rating  # noqa: E402,F401 (tables)
 from app.db.commitment_models import Commitment  # noqa: E402,F401 (tables)
 from app.db.block_models import PlayerBlock  # noqa: E402,F401 (tables)
+from app.db.review_models import MatchReview  # noqa: E402,F401 (tables)

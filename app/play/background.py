@@ -16,7 +16,9 @@ transaction as the change that made it due), and a worker claims a due match wit
 Workers sleep on `LISTEN truco_due` (sent when work becomes due now) with a short poll as a
 safety net (a notification lost while a worker reconnects costs at most one period).
 
-Between steps it settles finished matches (app.play.settle: tallies and ratings, once each).
+Between steps it settles finished matches (app.play.settle: tallies and ratings, once each),
+and when no game work is due it works on the reviews players asked for (app.play.reviews), a
+slice at a time.
 Expired invitations and old rows are dealt with by a thread of their own in one loop of
 a pool (housekeeping): a prune that reads a big table never holds up a bot or a deadline.
 
@@ -49,6 +51,7 @@ from app.play.store import DUE_CHANNEL, get_match
 from app.infra.metrics import WORKER_STEPS
 from app.db.models import Match
 from app.play.moves import advance
+from app.play.reviews import review_due
 from app.play.settle import settle_due
 from app.db.channels import listen_connection, wait_readable
 from app.webhooks.dispatch import start_thread as start_deliveries
@@ -209,6 +212,8 @@ class Worker:
                         settle_due()
                         now = datetime.now(timezone.utc)
                         held, soonest = due_but_held(now), next_due(now)
+                        # (reviews only when no game work waits: a slice, then look again)
+                        reviewing = not held and review_due()
                     finally:
                         db.session.remove()
             except DATABASE_ERRORS as exc:  # the database is away: one line, look again later
@@ -219,6 +224,8 @@ class Worker:
             except Exception:  # noqa: BLE001 - a bug: its traceback, then look again later
                 log.exception("worker step failed")
                 self.stop.wait(self.poll_seconds)
+                continue
+            if reviewing:
                 continue
             if held:
                 # Work is due in a match someone else holds (another worker, or a player's

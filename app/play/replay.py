@@ -69,7 +69,7 @@ def replay_answer(match_id: str, player_id: str | None, step: int) -> dict[str, 
         raise ApiError(404, "step_not_found", f"this replay has steps 0 to {len(events)}")
     actions = db.session.execute(select(ActionRecord).where(ActionRecord.match_id == match.id)
                                  .order_by(ActionRecord.n)).scalars().all()
-    states, expected = _replayed(match, actions)
+    states, expected = replayed(match, actions)
     table = Table()
     if step:
         upto = events[step - 1].version
@@ -82,7 +82,7 @@ def replay_answer(match_id: str, player_id: str | None, step: int) -> dict[str, 
                                open_cards=seat is not None)}
 
 
-def _replayed(match: Match, actions: Sequence[ActionRecord]
+def replayed(match: Match, actions: Sequence[ActionRecord]
               ) -> tuple[list[engine.MatchState], list[tuple[int, Mapping[str, Any]]]]:
     """The state after each number of actions (from 0), and every event the engine wrote
     with the number of the action that wrote it (0: the first deal)."""

@@ -71,6 +71,30 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
     `draw`, each weighted by `weigh(world, seat)`, every action played out on the same worlds
     and seeds; or its face-down twin, or a late bluff close to it, or the best other action
     instead of a weak raise against callers (concealment, bluffs)."""
+    totals, weights = _searched(view, actions, rng, weigh, budget_ms=budget_ms,
+                               playouts=playouts, draw=draw)
+    best = max(range(len(actions)), key=totals.__getitem__)
+    values = [t / weights for t in totals] if weights > 0 else totals
+    chosen = hide_dump(view, actions, values, best)
+    chosen = drop_called_bluff(view, actions, values, chosen, history)
+    return dict(actions[late_bluff(view, actions, values, chosen, history)])
+
+
+def action_values(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random, *,
+                  budget_ms: float | None = None, playouts: int | None = None) -> list[float]:
+    """What `hard`'s search thinks each of `actions` (legal in `view`) is worth: the chance
+    that the seat's team wins the match after it, averaged over the same worlds as a decision
+    (reviews of finished matches: engine/bots/review.py)."""
+    totals, weights = _searched(view, actions, rng, world_weight, budget_ms=budget_ms,
+                               playouts=playouts, draw=determinize)
+    return [t / weights for t in totals] if weights > 0 else totals
+
+
+def _searched(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random,
+              weigh: Callable[[MatchState, int], float], *, budget_ms: float | None,
+              playouts: int | None, draw: Draw) -> tuple[list[float], float]:
+    """Each action's weighted total of match values over the drawn worlds, and the worlds'
+    total weight."""
     start = time.perf_counter()
     limit = (DEFAULT_BUDGET_MS if budget_ms is None else budget_ms) / 1000.0
     budget = DEFAULT_PLAYOUTS if playouts is None else playouts
@@ -90,8 +114,4 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
             totals[i] += weight * match_value(end, team)
         if done >= MIN_WORLDS and time.perf_counter() - start >= limit:
             break
-    best = max(range(len(actions)), key=totals.__getitem__)
-    values = [t / weights for t in totals] if weights > 0 else totals
-    chosen = hide_dump(view, actions, values, best)
-    chosen = drop_called_bluff(view, actions, values, chosen, history)
-    return dict(actions[late_bluff(view, actions, values, chosen, history)])
+    return totals, weights

@@ -16,7 +16,8 @@ from app.db.extensions import db
 
 TABLES = {"players", "matches", "seats", "events", "actions", "idempotency_records",
           "rate_windows", "webhook_endpoints", "webhook_deliveries", "match_watches",
-          "ratings", "player_tallies", "commitments", "player_blocks", "rating_changes"}
+          "ratings", "player_tallies", "commitments", "player_blocks", "rating_changes",
+          "match_reviews"}
 
 
 def _schema_diff() -> list:

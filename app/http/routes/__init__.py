@@ -11,10 +11,11 @@ from app.http.schemas.webhooks import document as document_webhooks
 def register_blueprints(app: Flask) -> None:
     """Register every blueprint on ``app`` (after ``api.init_app(app)``)."""
     from app.http.routes import (actions, commitments, events, health, invitations, leaderboard,
-                         matches, players, replays, rulesets, streams, webhooks)
+                         matches, players, replays, reviews, rulesets, streams,
+                                 webhooks)
 
     for module in (health, players, matches, actions, events, rulesets, webhooks, leaderboard,
-                   commitments, replays, invitations, streams):
+                   commitments, replays, reviews, invitations, streams):
         api.register_blueprint(module.blp)
     document_webhooks(api.spec)
     app.register_blueprint(health.docs_bp)
