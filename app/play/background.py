@@ -109,6 +109,11 @@ def run_due(limit: int | None = None, now: datetime | None = None,
     return done
 
 
+def _game_work_due() -> bool:
+    """Whether a bot's move or a deadline is due now (a review slice gives way to it)."""
+    return due_but_held(datetime.now(timezone.utc))
+
+
 def due_but_held(now: datetime) -> bool:
     """Whether some match has work due that `run_due` skipped (its row is locked)."""
     return db.session.execute(
@@ -213,7 +218,7 @@ class Worker:
                         now = datetime.now(timezone.utc)
                         held, soonest = due_but_held(now), next_due(now)
                         # (reviews only when no game work waits: a slice, then look again)
-                        reviewing = not held and review_due()
+                        reviewing = not held and review_due(game_work=_game_work_due)
                     finally:
                         db.session.remove()
             except DATABASE_ERRORS as exc:  # the database is away: one line, look again later

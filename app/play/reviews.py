@@ -4,7 +4,8 @@ judgement of every decision of the match, each made from what its seat could see
 
 A review is CPU work (about 50 ms a decision, a match has 50 to 300), so no request does it:
 asking queues it, and the worker takes it a slice at a time (REVIEW_SLICE_SECONDS) when it has
-no bot move or deadline due, so that reviews never hold up a game. The queue is fair between
+no bot move or deadline due, and ends a slice early when one falls due, so that reviews
+never hold up a game for more than one decision. The queue is fair between
 the players who asked: the worker serves the player it served least recently first, and a
 player has at most MAX_PENDING reviews waiting. A slice is one transaction that records its
 progress, so a worker killed mid-review loses at most that slice.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -122,9 +124,11 @@ def review_body(review: MatchReview) -> dict[str, Any]:
             "seats": [seats[s] for s in sorted(seats)], "decisions": decisions}
 
 
-def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = None) -> bool:
+def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = None,
+               game_work: Callable[[], bool] = lambda: False) -> bool:
     """Work on the next pending review for about `seconds` (at least one action), in one
-    transaction; whether there was one. Needs an app context."""
+    transaction, stopping early once `game_work()` says a game has work due; whether there
+    was a review to work on. Needs an app context."""
     claimed = db.session.execute(_NEXT).scalar_one_or_none()
     if claimed is None:
         db.session.rollback()
@@ -138,8 +142,8 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
     held = {s.seat for s in match.seats if s.player_id is not None}
     began, found = time.perf_counter(), list(review.decisions)
     n = review.next_action
-    while n <= len(rows) and (n == review.next_action
-                              or time.perf_counter() - began < seconds):
+    while n <= len(rows) and (n == review.next_action or (
+            time.perf_counter() - began < seconds and not game_work())):
         row = rows[n - 1]
         decision = _reviewed(match.id, states[n - 1], row, auto=row.player_id is None
                              and row.seat in held)
@@ -173,6 +177,7 @@ def _decision_json(row: ActionRecord, state: engine.MatchState, judged: Reviewed
                    auto: bool) -> dict[str, Any]:
     return {"action_number": row.n, "seat": row.seat, "hand": state.hand.number,
             "trick": len(state.hand.tricks) or 1, "auto_played": auto,
+            "cards": list(state.hand.hands[row.seat]),
             "played": judged.options[judged.played][0],
             "best": judged.options[judged.best][0],
             "loss": round(judged.loss, 3), "mistake": judged.mistake,

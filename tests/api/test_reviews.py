@@ -23,14 +23,14 @@ def _key(action: dict[str, Any]) -> str:
     return json.dumps(action, sort_keys=True)
 
 
-def _review(app: Any, seconds: float = 0.0) -> bool:
+def _review(app: Any, seconds: float = 0.0, game_work: Any = lambda: False) -> bool:
     """One slice of review work, as the worker does it between game steps."""
     from app.db.extensions import db
     from app.play.reviews import review_due
 
     with app.app_context():
         try:
-            return review_due(seconds)
+            return review_due(seconds, game_work=game_work)
         finally:
             db.session.remove()
 
@@ -83,6 +83,7 @@ def test_a_refused_truco_with_the_best_cards_is_a_mistake(client: Any, app: Any)
     assert review["progress"]["reviewed"] == review["progress"]["actions"]
     refusal = next(d for d in review["decisions"] if d["played"] == {"type": "refuse"})
     assert refusal["seat"] == 0 and refusal["hand"] == 1 and not refusal["auto_played"]
+    assert set(refusal["cards"]) <= {"4c", "4h", "4s"} and len(refusal["cards"]) >= 2
     assert refusal["mistake"] is True and refusal["loss"] >= review["mistake_loss"]
     chances = {_key(o["action"]): o["chance"] for o in refusal["options"]}
     assert set(chances) == {_key({"type": "accept"}), _key({"type": "refuse"}),
@@ -122,6 +123,21 @@ def test_the_worker_reviews_a_slice_at_a_time(client: Any, app: Any) -> None:
         seen.append(review["progress"]["reviewed"])
     assert seen == list(range(1, review["progress"]["actions"] + 1))
     assert review["status"] == "done"
+
+
+def test_a_slice_gives_way_to_game_work_after_one_decision(client: Any, app: Any) -> None:
+    match_id, (ana, _) = _refused_truco(client)
+    _ask(client, match_id, ana)
+    asked: list[int] = []
+
+    def due() -> bool:
+        asked.append(1)
+        return len(asked) >= 2  # (a bot's move falls due during the second decision)
+
+    assert _review(app, 60.0, due)
+    assert _read(client, match_id, ana)["progress"]["reviewed"] == 2
+    assert _review(app, 60.0)  # (nothing due: the rest in one slice)
+    assert _read(client, match_id, ana)["status"] == "done"
 
 
 def test_only_the_players_of_a_finished_match(client: Any, app: Any) -> None:

@@ -22,6 +22,8 @@ class ReviewedDecisionSchema(ResponseSchema):
     auto_played = fields.Boolean(metadata={"description": (
         "true when a built-in bot acted for the seat's absent player (a turn deadline): "
         "left out of `seats`")})
+    cards = fields.List(fields.String(), metadata={"description": (
+        "the cards the seat held when it decided (a finished match's players see them all)")})
     played = Component("Action", metadata={"description": "the action taken"})
     best = Component("Action", metadata={
         "description": "the action the review values most (the one taken when it ties)"})

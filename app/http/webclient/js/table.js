@@ -6,6 +6,7 @@ import { cardElement, cardName } from "./cards.js";
 import { announce, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { ratingChanges } from "./ratingchanges.js";
+import { reviewPanel } from "./review.js";
 import { waitingRoom } from "./waiting.js";
 import { actionHint, actionLabel, callWord, describe, seatName, sideOf, specialName, teamName }
   from "./words.js";
@@ -245,6 +246,7 @@ export function tableScreen(matchId, go) {
   let blurred = null; // the control that had the focus when sending disabled it
   let known = null; // GET /v1/rulesets, read before the first view is drawn
   const changes = ratingChanges(matchId, () => known); // under a finished match's result
+  const review = reviewPanel(matchId); // under it too, for a player
   let pressed = null; // the control a pointer went down on: {action, el}
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
   const queue = [];
@@ -304,6 +306,7 @@ export function tableScreen(matchId, go) {
       reason ? h("p", { "data-testid": "end-reason" }, `${t("endedBy")}: ${reason}`) : null,
       view.status === "finished" ? (changes.start(), changes.node) : null,
       buttons.length ? h("div", { class: "buttons" }, buttons) : null,
+      (review.show(view), review.node),
       fairness(view));
   }
 
@@ -559,5 +562,5 @@ export function tableScreen(matchId, go) {
     h("a", { href: "#/" }, t("back")));
   });
 
-  return { node, close: () => { live.close(); clearInterval(ticker); changes.close(); } };
+  return { node, close: () => { live.close(); clearInterval(ticker); changes.close(); review.close(); } };
 }
