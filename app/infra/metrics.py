@@ -25,6 +25,7 @@ LATENCY = Histogram("truco_http_request_seconds", "Time to answer a request (lon
 HELD = Gauge("truco_held_requests", "Long polls held open now", multiprocess_mode="livesum")
 WORKER_STEPS = Counter("truco_worker_steps_total", "Background steps done",
                        ["step"])
+REVIEWED = Counter("truco_reviewed_decisions_total", "Decisions judged by match reviews")
 DELIVERIES = Counter("truco_webhook_deliveries_total", "Webhook delivery attempts",
                      ["outcome"])
 ID_SEGMENT = re.compile(r"/[a-z]{1,4}_[0-9a-f]{24}(?=/|$)")

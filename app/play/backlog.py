@@ -1,5 +1,6 @@
 """The work due now: matches with a background step due to the workers (a bot's move, a
-warning, a deadline), and webhook deliveries due; each as a depth and its oldest due time."""
+warning, a deadline), webhook deliveries due, and the match reviews waiting (asked for and not
+done); each as a depth and its oldest due time."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,9 +19,9 @@ class Backlog:
     oldest: datetime | None
 
 
-def backlogs(now: datetime) -> tuple[Backlog, Backlog]:
-    """(the workers' matches, the webhook outbox) due at `now`, read in one transaction that
-    ends here; a database failure is raised after it."""
+def backlogs(now: datetime) -> tuple[Backlog, Backlog, Backlog]:
+    """(the workers' matches, the webhook outbox, the reviews) due at `now`, read in one
+    transaction that ends here; a database failure is raised after it."""
     try:
         matches = db.session.execute(text(
             "SELECT count(*), min(due_at) FROM matches WHERE status = 'active' "
@@ -28,6 +29,9 @@ def backlogs(now: datetime) -> tuple[Backlog, Backlog]:
         outbox = db.session.execute(text(
             "SELECT count(*), min(next_attempt_at) FROM webhook_deliveries "
             "WHERE status = 'pending' AND next_attempt_at <= :now"), {"now": now}).one()
+        reviews = db.session.execute(text(
+            "SELECT count(*), min(requested_at) FROM match_reviews "
+            "WHERE completed_at IS NULL AND requested_at <= :now"), {"now": now}).one()
     finally:
         db.session.rollback()
-    return Backlog(*matches), Backlog(*outbox)
+    return Backlog(*matches), Backlog(*outbox), Backlog(*reviews)

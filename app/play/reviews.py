@@ -32,6 +32,7 @@ from app.db.models import ActionRecord, Match
 from app.db.review_models import MatchReview
 from app.db.writes import SESSION_WRITES
 from app.infra.encoding import iso
+from app.infra.metrics import REVIEWED
 from app.infra.problems import ApiError
 from app.play.rendering import seat_number
 from app.play.replay import replayed
@@ -52,6 +53,8 @@ _NEXT = text("""
     LIMIT 1 FOR UPDATE OF r SKIP LOCKED""")
 """The review to work on next: of the player served least recently (every review of theirs
 counted), the one worked on least recently."""
+_ASKER_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:player, 11))")
+"""Held by a player's ask until its commit, so that their asks at once are counted in turn."""
 
 
 def request_review(player_id: str, match_id: str) -> tuple[int, dict[str, Any]]:
@@ -62,6 +65,7 @@ def request_review(player_id: str, match_id: str) -> tuple[int, dict[str, Any]]:
     review = db.session.get(MatchReview, match.id)
     if review is not None:
         return 200, review_body(review)
+    db.session.execute(_ASKER_LOCK, {"player": player_id})  # (two asks at once count right)
     waiting = db.session.execute(
         select(func.count()).select_from(MatchReview).where(
             MatchReview.requested_by == player_id, MatchReview.completed_at.is_(None))
@@ -141,7 +145,7 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
     states, _ = replayed(match, rows)
     held = {s.seat for s in match.seats if s.player_id is not None}
     began, found = time.perf_counter(), list(review.decisions)
-    n = review.next_action
+    before, n = len(found), review.next_action
     while n <= len(rows) and (n == review.next_action or (
             time.perf_counter() - began < seconds and not game_work())):
         row = rows[n - 1]
@@ -156,6 +160,7 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
     if n > len(rows):
         review.completed_at = review.stepped_at
     db.session.commit()
+    REVIEWED.inc(len(found) - before)
     return True
 
 

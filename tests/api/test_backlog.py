@@ -29,6 +29,24 @@ def test_only_active_matches_due_by_now_count_and_the_oldest_is_dated(app: Any,
             db.session.execute(text("UPDATE matches SET status = :s, due_at = :t WHERE id = :m"),
                                {"s": status, "t": at, "m": match_id})
         db.session.commit()
-        matches, outbox = backlogs(now)
+        matches, outbox, reviews = backlogs(now)
     assert matches == Backlog(2, now - timedelta(seconds=90))
     assert outbox == Backlog(0, None)
+    assert reviews == Backlog(0, None)
+
+
+def test_reviews_waiting_count_from_when_they_were_asked(app: Any, client: Any) -> None:
+    ana = register(client)
+    ids = [create(client, ana)["id"] for _ in range(3)]
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    with app.app_context():
+        for match_id, asked, done in ((ids[0], now - timedelta(seconds=40), None),
+                                      (ids[1], now - timedelta(seconds=10), None),
+                                      (ids[2], now - timedelta(seconds=90), now)):
+            db.session.execute(text(
+                "INSERT INTO match_reviews (match_id, requested_by, requested_at, "
+                "completed_at, actions) VALUES (:m, :p, :t, :d, 0)"),
+                {"m": match_id, "p": ana.id, "t": asked, "d": done})
+        db.session.commit()
+        reviews = backlogs(now)[2]
+    assert reviews == Backlog(2, now - timedelta(seconds=40))

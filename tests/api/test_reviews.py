@@ -115,14 +115,20 @@ def test_asking_again_gives_the_same_review(client: Any, app: Any) -> None:
 
 
 def test_the_worker_reviews_a_slice_at_a_time(client: Any, app: Any) -> None:
+    from prometheus_client import REGISTRY
+
+    def counted() -> float:
+        return REGISTRY.get_sample_value("truco_reviewed_decisions_total") or 0.0
+
     match_id, (ana, _) = _refused_truco(client)
     _ask(client, match_id, ana)
-    seen = []
+    seen, before = [], counted()
     while _review(app, 0.0):  # (a slice of no time: one action each)
         review = _read(client, match_id, ana)
         seen.append(review["progress"]["reviewed"])
     assert seen == list(range(1, review["progress"]["actions"] + 1))
     assert review["status"] == "done"
+    assert counted() - before == len(review["decisions"]) == 2  # (the raise, the refusal)
 
 
 def test_a_slice_gives_way_to_game_work_after_one_decision(client: Any, app: Any) -> None:

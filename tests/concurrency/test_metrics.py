@@ -75,7 +75,8 @@ def test_a_scrape_counts_requests_latency_held_polls_and_queues(server: Server) 
     routes = {dict(labels).get("route") for name, labels in after}
     assert not {r for r in routes if r and re.search(r"m_[0-9a-f]|junk|wp-admin", r)}
     for name in ("truco_worker_queue_depth", "truco_worker_queue_lag_seconds",
-                 "truco_webhook_outbox_depth", "truco_webhook_outbox_lag_seconds"):
+                 "truco_webhook_outbox_depth", "truco_webhook_outbox_lag_seconds",
+                 "truco_review_queue_depth", "truco_review_queue_lag_seconds"):
         assert (name, frozenset()) in after, name
     assert done and done[0].status_code == 304
 

@@ -1,10 +1,10 @@
 """``GET /metrics``: the Prometheus text format, for an operator's scraper (not in the spec).
 
-Besides the counters of app/infra/metrics.py, read at each scrape from the database: the work due to
-the workers (matches with a bot move, a warning or a deadline due) and the webhook outbox,
-each as a depth and the lag of its most overdue item. With ``TRUCO_METRICS_TOKEN`` set, a
-scrape must send ``Authorization: Bearer <it>``; in production without it, ``/metrics`` is
-off (404), so that it is never public by accident.
+Besides the counters of app/infra/metrics.py, read at each scrape from the database: the work
+due to the workers (matches with a bot move, a warning or a deadline due), the webhook outbox
+and the match reviews waiting, each as a depth and the lag of its most overdue item. With
+``TRUCO_METRICS_TOKEN`` set, a scrape must send ``Authorization: Bearer <it>``; in production
+without it, ``/metrics`` is off (404), so that it is never public by accident.
 """
 from __future__ import annotations
 
@@ -32,14 +32,15 @@ class QueueCollector:
     def collect(self) -> Iterator[GaugeMetricFamily]:
         now = datetime.now(timezone.utc)
         try:
-            matches, outbox = backlogs(now)
+            matches, outbox, reviews = backlogs(now)
         except SQLAlchemyError as exc:  # the counters are still worth a scrape
             warn_throttled(current_app.logger, "metrics: queues not read",
                            type(getattr(exc, "orig", None) or exc).__name__)
             return
         for name, what, due in (
                 ("truco_worker_queue", "matches with background work due", matches),
-                ("truco_webhook_outbox", "webhook deliveries due", outbox)):
+                ("truco_webhook_outbox", "webhook deliveries due", outbox),
+                ("truco_review_queue", "match reviews waiting", reviews)):
             yield GaugeMetricFamily(f"{name}_depth", f"How many {what}", value=due.depth)
             lag = (now - due.oldest).total_seconds() if due.oldest is not None else 0.0
             yield GaugeMetricFamily(f"{name}_lag_seconds",
