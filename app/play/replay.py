@@ -97,6 +97,24 @@ def replayed(match: Match, actions: Sequence[ActionRecord]
     return states, expected
 
 
+def steps_before_actions(events: Sequence[Event],
+                         expected: list[tuple[int, Mapping[str, Any]]]) -> dict[int, int]:
+    """Each recorded action's number: the replay step just before it (the table its seat saw
+    when it decided: the last step of the change before the one that applied it). `events`:
+    the log in order; `expected`: :func:`replayed`'s."""
+    first_of_version: dict[int, int] = {}
+    steps: dict[int, int] = {}
+    next_expected = 0
+    for step, event in enumerate(events, start=1):
+        first_of_version.setdefault(event.version, step)
+        if next_expected < len(expected) and event.data == expected[next_expected][1]:
+            number = expected[next_expected][0]
+            next_expected += 1
+            if number > 0:
+                steps.setdefault(number, first_of_version[event.version] - 1)
+    return steps
+
+
 def _table_after(match: Match, events: list[Event], actions: Sequence[ActionRecord],
                  states: list[engine.MatchState],
                  expected: list[tuple[int, Mapping[str, Any]]]) -> Table:

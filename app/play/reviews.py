@@ -28,14 +28,14 @@ import engine
 from engine.bots.review import MISTAKE_LOSS, REVIEW_PLAYOUTS, ReviewedDecision, review_decision
 from engine.knowledge import sees_everything
 from app.db.extensions import db
-from app.db.models import ActionRecord, Match
+from app.db.models import ActionRecord, Event, Match
 from app.db.review_models import MatchReview
 from app.db.writes import SESSION_WRITES
 from app.infra.encoding import iso
 from app.infra.metrics import REVIEWED
 from app.infra.problems import ApiError
 from app.play.rendering import seat_number
-from app.play.replay import replayed
+from app.play.replay import replayed, steps_before_actions
 from app.play.store import DUE_CHANNEL, FORFEIT, get_match
 
 MAX_PENDING = 3
@@ -142,7 +142,10 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
     match = get_match(claimed)
     rows = db.session.execute(select(ActionRecord).where(ActionRecord.match_id == match.id)
                               .order_by(ActionRecord.n)).scalars().all()
-    states, _ = replayed(match, rows)
+    states, expected = replayed(match, rows)
+    events = db.session.execute(select(Event).where(Event.match_id == match.id)
+                                .order_by(Event.seq)).scalars().all()
+    steps = steps_before_actions(events, expected)
     held = {s.seat for s in match.seats if s.player_id is not None}
     began, found = time.perf_counter(), list(review.decisions)
     before, n = len(found), review.next_action
@@ -150,7 +153,7 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
             time.perf_counter() - began < seconds and not game_work())):
         row = rows[n - 1]
         decision = _reviewed(match.id, states[n - 1], row, auto=row.player_id is None
-                             and row.seat in held)
+                             and row.seat in held, step=steps.get(n))
         if decision is not None:
             found.append(decision)
         n += 1
@@ -165,7 +168,7 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
 
 
 def _reviewed(match_id: str, state: engine.MatchState, row: ActionRecord,
-              auto: bool) -> dict[str, Any] | None:
+              auto: bool, step: int | None) -> dict[str, Any] | None:
     """The review of recorded action `row` taken in `state`, or None where its seat had no
     choice (or it was no decision: a resignation, a forfeit by time)."""
     if row.body in _NOT_DECISIONS:
@@ -175,12 +178,12 @@ def _reviewed(match_id: str, state: engine.MatchState, row: ActionRecord,
         return None
     seed = int.from_bytes(hashlib.sha256(f"{match_id}:{row.n}".encode()).digest()[:8], "big")
     judged = review_decision(view, row.body, seed)
-    return _decision_json(row, state, judged, auto)
+    return _decision_json(row, state, judged, auto, step)
 
 
 def _decision_json(row: ActionRecord, state: engine.MatchState, judged: ReviewedDecision,
-                   auto: bool) -> dict[str, Any]:
-    return {"action_number": row.n, "seat": row.seat, "hand": state.hand.number,
+                   auto: bool, step: int | None) -> dict[str, Any]:
+    return {"action_number": row.n, "step": step, "seat": row.seat, "hand": state.hand.number,
             "trick": len(state.hand.tricks) or 1, "auto_played": auto,
             "cards": list(state.hand.hands[row.seat]),
             "played": judged.options[judged.played][0],

@@ -59,11 +59,9 @@ def _refused_truco(client: Any, ana: Any = None, bia: Any = None) -> tuple[str, 
     three best cards (a plain mistake), then resigned."""
     ana = ana or register(client, "ana")
     bia = bia or register(client, "bia")
-    match_id = create(client, ana, players=2, seat=0, deals=DEALS)["id"]
+    match_id = create(client, ana, players=2, seat=0, deals=DEALS,
+                      options={"first_dealer": 0})["id"]  # (bia, the mão, acts first)
     assert join(client, match_id, bia, seat=1).status_code == 200
-    view = get_view(client, match_id, ana)
-    if view["hand"]["to_act"] == [0]:
-        act_ok(client, match_id, ana, {"type": "play", "card": "4s"})
     act_ok(client, match_id, bia, {"type": "raise", "to": 3})
     act_ok(client, match_id, ana, {"type": "refuse"})
     r = client.post(f"/v1/matches/{match_id}/resign", headers=ana.headers)
@@ -83,7 +81,7 @@ def test_a_refused_truco_with_the_best_cards_is_a_mistake(client: Any, app: Any)
     assert review["progress"]["reviewed"] == review["progress"]["actions"]
     refusal = next(d for d in review["decisions"] if d["played"] == {"type": "refuse"})
     assert refusal["seat"] == 0 and refusal["hand"] == 1 and not refusal["auto_played"]
-    assert set(refusal["cards"]) <= {"4c", "4h", "4s"} and len(refusal["cards"]) >= 2
+    assert refusal["cards"] == ["4c", "4h", "4s"]
     assert refusal["mistake"] is True and refusal["loss"] >= review["mistake_loss"]
     chances = {_key(o["action"]): o["chance"] for o in refusal["options"]}
     assert set(chances) == {_key({"type": "accept"}), _key({"type": "refuse"}),
@@ -97,6 +95,17 @@ def test_a_refused_truco_with_the_best_cards_is_a_mistake(client: Any, app: Any)
                for d in review["decisions"])
     assert [d["action_number"] for d in review["decisions"]] == sorted(
         d["action_number"] for d in review["decisions"])
+    # the replay at the decision's step shows the table as the seat saw it: the truco to answer
+    seen = client.get(f"/v1/matches/{match_id}/replay?step={refusal['step']}",
+                      headers=ana.headers).json["view"]
+    assert seen["hand"]["pending"]["to"] == 3 and seen["hand"]["to_act"] == [0]
+    after = client.get(f"/v1/matches/{match_id}/replay?step={refusal['step'] + 1}",
+                       headers=ana.headers).json["view"]
+    assert after["hand"]["number"] == 2 and after["last_hand"]["reason"] == "raise_refused"
+    raise_ = next(d for d in review["decisions"] if d["played"] == {"type": "raise", "to": 3})
+    before = client.get(f"/v1/matches/{match_id}/replay?step={raise_['step']}",
+                        headers=ana.headers).json["view"]
+    assert before["hand"]["pending"] is None and before["hand"]["to_act"] == [1]
     tally = {s["seat"]: s for s in review["seats"]}
     assert tally[0]["mistakes"] >= 1 and tally[0]["decisions"] == sum(
         d["seat"] == 0 for d in review["decisions"])

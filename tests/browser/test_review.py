@@ -52,8 +52,17 @@ def test_a_player_sees_the_review_of_a_truco_refused_with_the_best_cards(
     seats = ana.css(".review-seats").text
     assert "you: 1 mistake in 1 decision" in seats
     assert "dan: " in seats
-    if os.environ.get("TRUCO_SCREENSHOTS"):  # (to look at while working on the page)
+    if os.environ.get("TRUCO_SCREENSHOTS"):
         ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/review-desktop.png")
+    # See it: the replay at that moment, dan's truco to answer
+    ana.click("[data-testid=see-mistake]")
+    bar = ana.wait(lambda: ana.css(".replay-bar").text, why="the replay at the mistake")
+    assert f"Step {refusal['step']} / " in bar
+    pending = ana.wait(lambda: "Truco!" in ana.css("[data-testid=table]").text,
+                       why="the truco to answer, in the replay")
+    assert pending
+    if os.environ.get("TRUCO_SCREENSHOTS"):  # (to look at while working on the page)
+        ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/review-replay.png")
         phone = browsers(size=PHONE)
         phone.driver.get(server.url + "/play/")
         phone.driver.execute_script(

@@ -16,6 +16,9 @@ class ReviewedOptionSchema(ResponseSchema):
 class ReviewedDecisionSchema(ResponseSchema):
     action_number = fields.Integer(metadata={
         "description": "the action's number in the match (1 for the first)"})
+    step = fields.Integer(allow_none=True, metadata={"description": (
+        "the replay step that shows the table as the seat saw it when it decided "
+        "(GET /v1/matches/{id}/replay?step=N)")})
     seat = fields.Integer()
     hand = fields.Integer(metadata={"description": "the hand's number (1 for the first)"})
     trick = fields.Integer(metadata={"description": "the trick it was taken in (1 to 3)"})

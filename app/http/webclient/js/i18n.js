@@ -223,6 +223,7 @@ const LABELS = {
   handTrick: [(hand, trick) => `Hand ${hand}, trick ${trick}`,
     (hand, trick) => `Mão ${hand}, rodada ${trick}`],
   holding: ["holding", "com"],
+  seeIt: ["See it", "Ver"],
   reviewMove: [(played, best, was, could) => `you played ${played}; better ${best}: chance to win ${was} → ${could}`,
     (played, best, was, could) => `você jogou ${played}; melhor ${best}: chance de ganhar ${was} → ${could}`],
   seatMistakes: [(who, n, of) => `${who}: ${n} ${n === 1 ? "mistake" : "mistakes"} in ${of} ${of === 1 ? "decision" : "decisions"}`,

@@ -3,7 +3,8 @@
 // the review at once if any player asked already), and the panel reads it again (GET) while
 // the server works it out: "Reviewing… 12 of 40 moves". Once
 // done: each seat's mistakes, and mine, the costliest first: "Hand 2, trick 1 · holding 4♣
-// 4♥ 4♠: you played Corro (fold); better Seis! (raise to 6): chance to win 31% → 78%".
+// 4♥ 4♠: you played Corro (fold); better Seis! (raise to 6): chance to win 31% → 78%", each
+// with a button that opens the replay at that moment.
 
 import * as api from "./api.js";
 import { SUITS } from "./cards.js";
@@ -32,12 +33,19 @@ function said(view, action) {
 
 const percent = (chance) => `${Math.round(chance * 100)}%`;
 
-function mistakeItem(view, d) {
-  const chance = (action) => d.options.find((o) => o.action === action
-    || JSON.stringify(o.action) === JSON.stringify(action)).chance;
+/** The same action (the review's JSON keys may come in another order). */
+function same(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+function mistakeItem(view, d, see) {
+  const chance = (action) => d.options.find((o) => same(o.action, action)).chance;
   return h("li", { class: "mistake", dataset: { actionNumber: d.action_number } },
     h("span", { class: "when" }, t("handTrick")(d.hand, d.trick)),
     d.cards.length ? ` · ${t("holding")} ${d.cards.map(shortCard).join(" ")}` : "",
+    d.step === null || d.step === undefined ? null : h("button", { type: "button",
+      class: "see", "data-testid": "see-mistake", onclick: () => see(d.step) }, t("seeIt")),
     h("br"),
     t("reviewMove")(said(view, d.played), said(view, d.best),
       percent(chance(d.played)), percent(chance(d.best))));
@@ -49,8 +57,9 @@ function seatLine(view, tally) {
 }
 
 /** The panel for match `matchId`: `node`, `show(view)` with each view drawn (it starts once
- * the match is finished, for a player), `close()` when the table goes. */
-export function reviewPanel(matchId) {
+ * the match is finished, for a player), `close()` when the table goes; `see(step)` opens the
+ * replay at a mistake's step (the table as its seat saw it). */
+export function reviewPanel(matchId, see) {
   const body = h("div", { class: "review-body", "aria-live": "polite" });
   const ask = h("button", { type: "button", "data-testid": "review",
     onclick: () => request() }, t("review"));
@@ -77,7 +86,7 @@ export function reviewPanel(matchId) {
       h("h3", {}, t("review")),
       h("ul", { class: "review-seats" }, review.seats.map((s) => seatLine(view, s))),
       mine.length ? h("ol", { class: "mistakes", "data-testid": "mistakes" },
-        mine.map((d) => mistakeItem(view, d)))
+        mine.map((d) => mistakeItem(view, d, see)))
         : h("p", { "data-testid": "no-mistakes" }, t("noMistakes")),
       h("p", { class: "note" }, t("reviewHow")));
   }

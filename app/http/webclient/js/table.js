@@ -246,7 +246,7 @@ export function tableScreen(matchId, go) {
   let blurred = null; // the control that had the focus when sending disabled it
   let known = null; // GET /v1/rulesets, read before the first view is drawn
   const changes = ratingChanges(matchId, () => known); // under a finished match's result
-  const review = reviewPanel(matchId); // under it too, for a player
+  const review = reviewPanel(matchId, (step) => replay(step)); // under it too, for a player
   let pressed = null; // the control a pointer went down on: {action, el}
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
   const queue = [];
