@@ -140,6 +140,25 @@ def test_the_worker_reviews_a_slice_at_a_time(client: Any, app: Any) -> None:
     assert counted() - before == len(review["decisions"]) == 2  # (the raise, the refusal)
 
 
+def test_a_review_read_again_unchanged_is_a_304(client: Any, app: Any) -> None:
+    match_id, (ana, bia) = _refused_truco(client)
+    _ask(client, match_id, ana)
+    first = client.get(f"/v1/matches/{match_id}/review", headers=ana.headers)
+    tag = first.headers["ETag"]
+    again = client.get(f"/v1/matches/{match_id}/review",
+                       headers={**ana.headers, "If-None-Match": tag})
+    assert again.status_code == 304 and again.headers["ETag"] == tag and not again.data
+    assert _review(app, 0.0)  # (one more action looked at: a new body, a new tag)
+    moved = client.get(f"/v1/matches/{match_id}/review",
+                       headers={**ana.headers, "If-None-Match": tag})
+    assert moved.status_code == 200 and moved.headers["ETag"] != tag
+    assert moved.json["progress"]["reviewed"] == 1
+    # the same review, the same tag for the other player (one body for every player)
+    other = client.get(f"/v1/matches/{match_id}/review",
+                       headers={**bia.headers, "If-None-Match": moved.headers["ETag"]})
+    assert other.status_code == 304
+
+
 def test_a_slice_gives_way_to_game_work_after_one_decision(client: Any, app: Any) -> None:
     match_id, (ana, _) = _refused_truco(client)
     _ask(client, match_id, ana)

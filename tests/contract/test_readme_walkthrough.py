@@ -2,6 +2,7 @@
 the end (a new user's first experience must keep working)."""
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -33,7 +34,12 @@ def test_readme_walkthrough_plays_a_match_to_the_end(database_url: str) -> None:
         server.stop()
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.strip().splitlines()
-    winner_line = lines[-2]
-    assert re.fullmatch(r"\((0|1), \[\d+, \d+\], 'score'\)", winner_line), lines[-3:]
+    winner_line = lines[-4]
+    assert re.fullmatch(r"\((0|1), \[\d+, \d+\], 'score'\)", winner_line), lines[-5:]
     assert max(int(n) for n in re.findall(r"\d+", winner_line.split("[")[1])) >= 12
-    assert "'type': 'hand_dealt'" in lines[-1] and "'hands'" in lines[-1]
+    assert "'type': 'hand_dealt'" in lines[-3] and "'hands'" in lines[-3]
+    assert lines[-2] == "pending"  # (the review asked for)
+    (tally,), (loss, hand, played, best) = ast.literal_eval(lines[-1])  # (the review, done)
+    assert tally["seat"] == 0 and tally["decisions"] >= 1 and 0 <= tally["mistakes"]
+    assert 0 <= loss <= tally["loss"] + 0.001 and hand >= 1
+    assert {played["type"], best["type"]} <= {"play", "raise", "accept", "refuse"}
