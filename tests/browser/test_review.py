@@ -77,3 +77,11 @@ def test_a_player_sees_the_review_of_a_truco_refused_with_the_best_cards(
         phone.driver.execute_script(
             "document.querySelector('[data-testid=review-panel]').scrollIntoView()")
         phone.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/review-phone.png")
+        phone.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+        phone.driver.refresh()
+        phone.wait(lambda: phone.table()["status"] == "finished", why="the table in Portuguese")
+        phone.click("[data-testid=review]")
+        phone.wait(lambda: phone.all("[data-testid=mistakes] li"), why="the review in Portuguese")
+        phone.driver.execute_script(
+            "document.querySelector('[data-testid=review-panel]').scrollIntoView()")
+        phone.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/review-phone-pt.png")

@@ -3,7 +3,7 @@
 // the review at once if any player asked already), and the panel reads it again (GET) while
 // the server works it out: "Reviewing… 12 of 40 moves". Once
 // done: each seat's mistakes, and mine, the costliest first: "Hand 2, trick 1 · holding 4♣
-// 4♥ 4♠: you played Corro (fold); better Seis! (raise to 6): chance to win 31% → 78%", each
+// 4♥ 4♠: you played Corro (fold); better Seis! (raise to 6) · chance to win 31% → 78%", each
 // with a button that opens the replay at that moment.
 
 import * as api from "./api.js";
