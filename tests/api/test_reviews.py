@@ -256,6 +256,28 @@ def test_a_bots_and_an_absent_players_decisions(client: Any, app: Any) -> None:
     assert tally[1] == len(bots)
 
 
+def test_a_blind_hand_of_four_is_reviewed_by_slot(client: Any, app: Any) -> None:
+    """At 11 x 11 the last hand is a mão de ferro played blind, by slot: every decision of it
+    is reviewed (the cards each seat held named, as its players may see them now)."""
+    import random
+
+    from tests.support.api import play_out
+
+    match_id, seated = full_match(client, 4, start_score=[11, 11])
+    assert get_view(client, match_id, seated[0])["hand"]["special"] == "mao_de_ferro"
+    play_out(client, match_id, seated, random.Random(3))
+    _ask(client, match_id, seated[0])
+    _review_all(app)
+    review = _read(client, match_id, seated[2])
+    choices = db_scalar(app, "SELECT count(*) FROM actions")  # (each had a choice: 4 cards+)
+    assert review["status"] == "done" and review["progress"]["reviewed"] == choices
+    played = [d for d in review["decisions"] if d["played"]["type"] == "play"]
+    assert played and all("slot" in d["played"] and "card" not in d["played"] for d in played)
+    assert all(len(d["cards"]) == len(d["options"]) for d in played)
+    assert {d["seat"] for d in review["decisions"]} <= {0, 1, 2, 3}
+    assert sum(s["decisions"] for s in review["seats"]) == len(review["decisions"])
+
+
 def test_a_running_worker_completes_a_review(client: Any, app: Any) -> None:
     from app.play.background import Worker
 
