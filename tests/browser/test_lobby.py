@@ -175,3 +175,24 @@ def test_live_now_lists_public_matches_being_played_and_opens_them_to_watch(
                 and viewer.table()["status"] in ("active", "finished"), why="the table, watched")
     assert "watching" in viewer.text()
     assert not viewer.all("[data-action]")  # (a spectator has nothing to do)
+
+
+def test_live_now_shows_ten_and_more_shows_the_next(browsers: Callable[..., Browser],
+                                                    server: Server) -> None:
+    """Live now shows ten matches, the one that moved last first; More shows ten more."""
+    makers = [_player(server, "ivo")["auth"], _player(server, "jan")["auth"]]  # (10 bots each)
+    made = [_created(server, makers[i % 2], {"players": 2, "visibility": "public",
+                                             "bots": [{"seat": 1, "level": "random"}]})
+            for i in range(11)]
+    viewer = browsers()
+    viewer.open()
+    live = "return [...document.querySelectorAll('[data-testid=live] [data-match-id]')]" \
+           ".map(li => li.dataset.matchId)"
+    shown = viewer.wait(lambda: viewer.driver.execute_script(live), why="Live now")
+    assert len(shown) == 10
+    more = "[data-testid=live-more]"
+    assert viewer.css(more).is_displayed()
+    viewer.click(more)
+    viewer.wait(lambda: set(made) <= set(viewer.driver.execute_script(live)),
+                why="the next page of Live now")
+    assert len(viewer.driver.execute_script(live)) > 10

@@ -1,6 +1,7 @@
 // Live now: the public matches being played (GET /v1/matches?status=active), the one that
 // moved last first, each with Watch, which opens its table as a spectator sees it (no hidden
-// card). The panel shows only while there is something to watch.
+// card); ten at first, More shows ten more. The panel shows only while there is something to
+// watch.
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
@@ -8,7 +9,8 @@ import { t } from "./i18n.js";
 import { listedName, matchKind } from "./words.js";
 
 const EVERY = 20000; // the list read again while home is shown
-const SHOWN = 10;
+const PAGE = 10; // matches a page of the list shows; More shows one page more
+const MOST = 100; // the longest list the lobby answers in one reading (limit 1 to 100)
 
 function liveItem(item) {
   const sides = [0, 1].map((team) => (item.seats || []).filter((s) => s.team === team)
@@ -23,14 +25,19 @@ function liveItem(item) {
 /** The Live now panel. Returns `{panel, close}`. */
 export function livePanel() {
   const list = h("ul", { class: "lobby", "data-testid": "live" });
+  let pages = 1; // pages shown: each reading asks for all of them, so a refresh keeps them
+  const more = h("button", { type: "button", class: "more", hidden: true,
+    "data-testid": "live-more", onclick: () => { pages += 1; refresh(); } }, t("more"));
   const panel = h("section", { class: "panel lobby-panel live-panel", hidden: true,
-    "aria-labelledby": "live-title" }, h("h2", { id: "live-title" }, t("liveNow")), list);
+    "aria-labelledby": "live-title" }, h("h2", { id: "live-title" }, t("liveNow")), list, more);
   let shown = null;
   let closed = false;
   async function refresh() {
     try {
-      const page = await api.call("GET", `/v1/matches?status=active&limit=${SHOWN}`);
+      const limit = Math.min(PAGE * pages, MOST);
+      const page = await api.call("GET", `/v1/matches?status=active&limit=${limit}`);
       if (closed) return;
+      more.hidden = page.next_offset === null || page.next_offset === undefined || limit >= MOST;
       const key = JSON.stringify(page.items.map((i) => [i.id, i.score]));
       if (key === shown) return;
       shown = key;
