@@ -282,3 +282,33 @@ def test_my_matches_show_fifty_and_more_shows_the_rest(browsers: Callable[..., B
         "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}]})
     assert again.status_code == 201, again.text
     ana.wait(lambda: len(ana.driver.execute_script(shown)) == 52, why="the new one, and all")
+
+
+def test_my_matches_past_two_hundred_are_read_a_page_at_a_time(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    """Past the 200 one reading of GET /v1/me/matches gives, More reads on by `next_offset`:
+    the 201st match is listed, once."""
+    ana = browsers()
+    ana.register("ana")
+    auth = _auth(ana)
+    made = []
+    for _ in range(201):
+        created = requests.post(f"{server.url}/v1/matches", headers=auth, timeout=10, json={
+            "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}]})
+        assert created.status_code == 201, created.text
+        made.append(created.json()["id"])
+        resigned = requests.post(f"{server.url}/v1/matches/{made[-1]}/resign", headers=auth,
+                                 timeout=10)
+        assert resigned.status_code == 200, resigned.text
+    shown = ("return [...document.querySelectorAll('[data-testid=inbox] [data-match-id]')]"
+             ".map(li => li.dataset.matchId)")
+    ana.open()
+    more = "[data-testid=inbox-more]"
+    for count in (50, 100, 150, 200):
+        ana.wait(lambda c=count: len(ana.driver.execute_script(shown)) == c,
+                 why=f"{count} of my matches")
+        assert ana.css(more).is_displayed()
+        ana.click(more)
+    listed = ana.wait(lambda: len(ana.driver.execute_script(shown)) == 201
+                      and ana.driver.execute_script(shown), why="all 201")
+    assert sorted(listed) == sorted(made) and not ana.css(more).is_displayed()

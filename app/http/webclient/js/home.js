@@ -243,6 +243,24 @@ function inboxItem(item) {
 const INBOX_PAGE = 50; // my matches a page of the list shows; More shows one page more
 const INBOX_MOST = 200; // the longest list GET /v1/me/matches answers in one reading
 
+/** My first `count` matches in the inbox's order, read 200 at a time (by `next_offset`); a
+ * match that moved between two readings is listed once. `{items, more}`. */
+async function inboxItems(count) {
+  const items = [];
+  const seen = new Set();
+  let offset = 0;
+  for (;;) {
+    const limit = Math.min(INBOX_MOST, count - items.length);
+    const page = await api.call("GET", `/v1/me/matches?limit=${limit}&offset=${offset}`);
+    for (const item of page.items) {
+      if (!seen.has(item.id)) { seen.add(item.id); items.push(item); }
+    }
+    const last = page.next_offset === null || page.next_offset === undefined;
+    if (last || items.length >= count) return { items, more: !last };
+    offset = page.next_offset;
+  }
+}
+
 /** The inbox: all my matches (my turn first), refreshed on every `inbox` event. */
 export function inboxPanel() {
   const list = h("ul", { class: "inbox", "data-testid": "inbox", "aria-live": "polite" });
@@ -255,13 +273,11 @@ export function inboxPanel() {
   async function refresh() {
     const turn = ++asked;
     try {
-      const limit = Math.min(INBOX_PAGE * pages, INBOX_MOST);
-      const page = await api.call("GET", `/v1/me/matches?limit=${limit}`);
+      const page = await inboxItems(INBOX_PAGE * pages);
       if (turn !== asked) return;
       list.replaceChildren(...(page.items.length ? page.items.map(inboxItem)
         : [h("li", { class: "empty" }, t("noMatches"))]));
-      more.hidden = page.next_offset === null || page.next_offset === undefined
-        || limit >= INBOX_MOST;
+      more.hidden = !page.more;
     } catch (error) { showError(error.message); }
   }
   // (the page's one stream of the player, which also keeps the title: js/badge.js)
