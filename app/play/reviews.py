@@ -8,7 +8,9 @@ no bot move or deadline due, and ends a slice early when one falls due, so that 
 never hold up a game for more than one decision. The queue is fair between
 the players who asked: the worker serves the player it served least recently first, and a
 player has at most MAX_PENDING reviews waiting. A slice is one transaction that records its
-progress, so a worker killed mid-review loses at most that slice.
+progress, so a worker killed mid-review loses at most that slice. A decision the search
+fails on is left out (and logged); a review that cannot be worked out at all (its match will
+not replay) is closed as it stands, so that it never holds the queue.
 
 Only the match's players may ask or read (engine.knowledge.sees_everything: once it is over,
 they see every card of it, and a review names cards from every hand).
@@ -16,12 +18,13 @@ they see every card of it, and a review names cards from every hand).
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 
 import engine
@@ -33,11 +36,12 @@ from app.db.review_models import MatchReview
 from app.db.writes import SESSION_WRITES
 from app.infra.encoding import iso
 from app.infra.metrics import REVIEWED
-from app.infra.problems import ApiError
+from app.infra.problems import DATABASE_ERRORS, ApiError
 from app.play.rendering import seat_number
 from app.play.replay import replayed, steps_before_actions
 from app.play.store import DUE_CHANNEL, FORFEIT, get_match
 
+log = logging.getLogger("app.worker")
 MAX_PENDING = 3
 """The most reviews one player may have waiting at once (then 429 `rate_limited`)."""
 REVIEW_SLICE_SECONDS = 0.25
@@ -137,6 +141,24 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
     if claimed is None:
         db.session.rollback()
         return False
+    try:
+        return _slice(claimed, seconds, now, game_work)
+    except DATABASE_ERRORS:
+        raise
+    except Exception:  # noqa: BLE001 - a review that cannot be worked out must not stall others
+        db.session.rollback()
+        log.exception("the review of match %s cannot be worked out; closed as it stands",
+                      claimed)
+        db.session.execute(update(MatchReview).where(MatchReview.match_id == claimed).values(
+            completed_at=now or datetime.now(timezone.utc),
+            stepped_at=now or datetime.now(timezone.utc)))
+        db.session.commit()
+        return True
+
+
+def _slice(claimed: str, seconds: float, now: datetime | None,
+           game_work: Callable[[], bool]) -> bool:
+    """review_due's slice of review `claimed` (its row locked)."""
     review = db.session.get(MatchReview, claimed)
     assert review is not None
     match = get_match(claimed)
@@ -152,8 +174,13 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
     while n <= len(rows) and (n == review.next_action or (
             time.perf_counter() - began < seconds and not game_work())):
         row = rows[n - 1]
-        decision = _reviewed(match.id, states[n - 1], row, auto=row.player_id is None
-                             and row.seat in held, step=steps.get(n))
+        try:
+            decision = _reviewed(match.id, states[n - 1], row, auto=row.player_id is None
+                                 and row.seat in held, step=steps.get(n))
+        except Exception:  # noqa: BLE001 - one decision the search fails on is left out
+            log.exception("review of match %s: action %s cannot be judged; left out",
+                          match.id, n)
+            decision = None
         if decision is not None:
             found.append(decision)
         n += 1

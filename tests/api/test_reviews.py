@@ -174,6 +174,47 @@ def test_a_slice_gives_way_to_game_work_after_one_decision(client: Any, app: Any
     assert _read(client, match_id, ana)["status"] == "done"
 
 
+def test_a_decision_the_search_fails_on_is_left_out(client: Any, app: Any,
+                                                    monkeypatch: Any) -> None:
+    from app.play import reviews
+    from engine.bots.review import review_decision
+
+    def failing(view: dict[str, Any], played: dict[str, Any], seed: int) -> Any:
+        if played == {"type": "raise", "to": 3}:
+            raise RuntimeError("the search failed")
+        return review_decision(view, played, seed)
+
+    monkeypatch.setattr(reviews, "review_decision", failing)
+    match_id, (ana, _) = _refused_truco(client)
+    _ask(client, match_id, ana)
+    _review_all(app)
+    review = _read(client, match_id, ana)
+    assert review["status"] == "done" and review["progress"]["reviewed"] == 3
+    assert [d["played"] for d in review["decisions"]] == [{"type": "refuse"}]
+
+
+def test_a_review_that_cannot_be_worked_out_is_closed_and_the_next_goes_on(
+        client: Any, app: Any, monkeypatch: Any) -> None:
+    from app.play import reviews
+
+    broken, (ana, bia) = _refused_truco(client)
+    fine, _ = _refused_truco(client, register(client, "cris"), bia)
+    real = reviews.replayed
+
+    def failing(match: Any, rows: Any) -> Any:
+        if match.id == broken:
+            raise RuntimeError("this match does not replay")
+        return real(match, rows)
+
+    monkeypatch.setattr(reviews, "replayed", failing)
+    _ask(client, broken, ana)
+    _ask(client, fine, bia)
+    assert _review_all(app) >= 2
+    closed = _read(client, broken, ana)
+    assert closed["status"] == "done" and closed["progress"]["reviewed"] == 0
+    assert _read(client, fine, bia)["status"] == "done"
+
+
 def test_only_the_players_of_a_finished_match(client: Any, app: Any) -> None:
     match_id, (ana, _) = _refused_truco(client)
     cleo = register(client, "cleo")
