@@ -254,6 +254,31 @@ def test_a_player_has_at_most_three_reviews_waiting(client: Any, app: Any) -> No
     _ask(client, finished[3], ana)  # (none waiting now)
 
 
+def test_one_players_asks_at_once_stop_at_three_waiting(client: Any, app: Any) -> None:
+    # (without the lock on the asker, 5 or 6 of 10 asks at once were queued)
+    ana = register(client, "ana")
+    finished = []
+    for _ in range(10):
+        m = create(client, ana, bots=[{"seat": 1, "level": "easy"}])
+        assert client.post(f"/v1/matches/{m['id']}/resign", headers=ana.headers).status_code == 200
+        finished.append(m["id"])
+    barrier = threading.Barrier(len(finished))
+    statuses: list[int] = []
+
+    def ask(match_id: str) -> None:
+        own = app.test_client()  # (a client, and an app context, per thread)
+        barrier.wait(timeout=10)
+        statuses.append(own.post(f"/v1/matches/{match_id}/review",
+                                 headers=ana.headers).status_code)
+    threads = [threading.Thread(target=ask, args=(m,)) for m in finished]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(statuses) == [202] * 3 + [429] * 7
+    assert db_scalar(app, "SELECT count(*) FROM match_reviews") == 3
+
+
 def test_the_worker_serves_the_player_it_served_least_recently(client: Any, app: Any) -> None:
     ana, bia = register(client, "ana"), register(client, "bia")
     ana_matches = [_refused_truco(client, ana, bia) for _ in range(3)]

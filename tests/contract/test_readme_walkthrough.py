@@ -39,7 +39,7 @@ def test_readme_walkthrough_plays_a_match_to_the_end(database_url: str) -> None:
     assert max(int(n) for n in re.findall(r"\d+", winner_line.split("[")[1])) >= 12
     assert "'type': 'hand_dealt'" in lines[-3] and "'hands'" in lines[-3]
     assert lines[-2] == "pending"  # (the review asked for)
-    (tally,), (loss, hand, played, best) = ast.literal_eval(lines[-1])  # (the review, done)
+    (tally,), [(loss, hand, played, best)] = ast.literal_eval(lines[-1])  # (the review, done)
     assert tally["seat"] == 0 and tally["decisions"] >= 1 and 0 <= tally["mistakes"]
     assert 0 <= loss <= tally["loss"] + 0.001 and hand >= 1
     assert {played["type"], best["type"]} <= {"play", "raise", "accept", "refuse"}
