@@ -6,6 +6,7 @@ anywhere and run it.
 
     python bot_client.py --base http://127.0.0.1:8000 --name mybot          # register, play on
     python bot_client.py --base ... --name mybot --vs easy --once  # a match against `easy`
+    python bot_client.py --base ... --name mybot --vs hard --once --review  # and its review
     python bot_client.py --base ... --token "$TRUCO_TOKEN" --challenge p_123  # invite a player
     python bot_client.py --base ... --token "$TRUCO_TOKEN" --once           # one match, then stop
     python bot_client.py --base ... --token ... --join m_abc --invite-code XYZ --once
@@ -294,6 +295,24 @@ class Client:
         """`POST /v1/matches`: a new match, the caller seated in it; answers its view."""
         return self.request("POST", "/v1/matches", body=body).json()
 
+    def review(self, match_id: str, patience: float = 300) -> dict[str, Any]:
+        """The computer's review of finished `match_id`: asked for (`POST .../review`), then
+        read every second, with its ETag, until it is `done` (or `patience` seconds pass:
+        GiveUp)."""
+        review = self.request("POST", f"/v1/matches/{match_id}/review").json()
+        etag = None
+        waited = 0.0
+        while review["status"] != "done":
+            if waited >= patience:
+                raise GiveUp(f"{match_id}: the review is not done after {patience:.0f} s")
+            self.sleep(1.0)
+            waited += 1.0
+            resp = self.request("GET", f"/v1/matches/{match_id}/review",
+                                headers={"If-None-Match": etag} if etag else None)
+            if resp.status_code == 200:
+                review, etag = resp.json(), resp.headers.get("ETag")
+        return review
+
     def join(self, match_id: str, invite_code: str | None = None) -> tuple[View, str | None]:
         """Take a seat (accept an invitation with no body; a private match with its code)."""
         body = {"invite_code": invite_code} if invite_code else None
@@ -349,6 +368,8 @@ class Bot:
         self.skipped: set[str] = set()
         """Matches given up after an error that retrying cannot fix."""
         self.finished: list[str] = []
+        self.reviews: dict[str, dict[str, Any]] = {}
+        """Each reviewed match's tally of this bot's decisions (--review)."""
         self.actions_sent = 0
         self.actions_accepted = 0
 
@@ -500,11 +521,31 @@ class Bot:
                  [p["card"] for p in _current_plays(view)], json.dumps(action))
         return action
 
+    def review(self, match_id: str) -> dict[str, Any]:
+        """The computer's judgement of this bot's decisions in finished `match_id` (its seat's
+        tally), logged with its costliest mistake: where the strategy gives points away."""
+        review = self.client.review(match_id)
+        view, _ = self.client.view(match_id)
+        seat = (view.get("you") or {}).get("seat")
+        tally = next((s for s in review["seats"] if s["seat"] == seat),
+                     {"seat": seat, "decisions": 0, "mistakes": 0, "loss": 0.0})
+        mine = [d for d in review["decisions"] if d["seat"] == seat and d["mistake"]]
+        worst = max(mine, key=lambda d: d["loss"], default=None)
+        log.info("%s: reviewed, %d mistakes in %d decisions%s", match_id,
+                 tally["mistakes"], tally["decisions"],
+                 "" if worst is None else
+                 f"; costliest in hand {worst['hand']}, trick {worst['trick']}: played "
+                 f"{json.dumps(worst['played'])}, better {json.dumps(worst['best'])} "
+                 f"(-{worst['loss']:.2f} of the chance to win)")
+        self.reviews[match_id] = tally
+        return tally
+
     def summary(self) -> dict[str, Any]:
         """What happened, for people and tests."""
         return {"finished": self.finished, "skipped": sorted(self.skipped),
                 "actions_sent": self.actions_sent, "actions_accepted": self.actions_accepted,
-                "statuses": {str(k): v for k, v in sorted(self.client.statuses.items())}}
+                "statuses": {str(k): v for k, v in sorted(self.client.statuses.items())},
+                "reviews": self.reviews}
 
 # ---------------------------------------------------------------------------------------------
 # Command line
@@ -532,6 +573,9 @@ def parse_args(argv: Iterable[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-matches", type=int, metavar="N",
                         help="stop after N finished matches (default: run forever)")
     parser.add_argument("--wait", type=int, default=30, help="long-poll seconds (0..60)")
+    parser.add_argument("--review", action="store_true",
+                        help="once stopped, ask for the computer's review of each finished "
+                             "match and log the bot's mistakes")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     args = parser.parse_args(argv)
     if not args.token and not args.name:
@@ -568,6 +612,9 @@ def main(argv: Iterable[str] | None = None) -> int:
                      "\"player_id\": \"%s\"}]} in POST /v1/matches, or run me with --vs "
                      "easy or --challenge PLAYER_ID", me["id"])
         bot.run(1 if args.once else args.max_matches)
+        if args.review:
+            for match_id in bot.finished:
+                bot.review(match_id)
     except Unauthorized as exc:
         log.error("the server refused the token (%s): register again or rotate it", exc)
         status = 1

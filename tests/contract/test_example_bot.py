@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -608,6 +609,27 @@ def test_vs_level_starts_a_match_against_a_built_in_bot_and_plays_it(
     assert f"{match_id}: created (status active), against the built-in level random" in err
     assert summary["actions_accepted"] > 0
     assert "waiting for a match" not in err
+
+
+def test_review_asks_for_the_finished_matchs_review_and_logs_the_bots_mistakes(
+        server: Server, tmp_path: Path) -> None:
+    process = run_bot(tmp_path, ["--base", server.url, "--name", "reviewed", "--vs", "random",
+                                 "--once", "--wait", "10", "--review"])
+    try:
+        summary, err = _finish(process)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    (match_id,) = summary["finished"]
+    tally = summary["reviews"][match_id]
+    assert tally["decisions"] >= 1 and 0 <= tally["mistakes"] <= tally["decisions"]
+    assert f"{match_id}: reviewed, {tally['mistakes']} mistakes in {tally['decisions']} " \
+           "decisions" in err
+    token = re.search(r"token \(shown once\): (\S+)", err).group(1)  # type: ignore[union-attr]
+    review = requests.get(f"{server.url}/v1/matches/{match_id}/review", timeout=10,
+                          headers={"Authorization": f"Bearer {token}"}).json()
+    assert review["status"] == "done" and tally in review["seats"]
 
 
 def test_challenge_invites_a_player_who_accepts_and_they_play_it_out(
