@@ -33,8 +33,6 @@ class MatchReview(db.Model):
     stepped_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When the worker last worked on it (the queue's order: the least recent first)."""
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    actions: Mapped[int] = mapped_column(Integer, nullable=False)
-    """How many recorded actions the match has (the review looks at each)."""
     next_action: Mapped[int] = mapped_column(Integer, nullable=False, server_default="1")
     """The number of the next recorded action to review (actions are numbered from 1)."""
     decisions: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, nullable=False,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -104,33 +104,41 @@ def steps_before_actions(events: Sequence[Event],
     the log in order; `expected`: :func:`replayed`'s."""
     first_of_version: dict[int, int] = {}
     steps: dict[int, int] = {}
-    next_expected = 0
-    for step, event in enumerate(events, start=1):
+    for step, (event, number) in enumerate(_matched(events, expected), start=1):
         first_of_version.setdefault(event.version, step)
-        if next_expected < len(expected) and event.data == expected[next_expected][1]:
-            number = expected[next_expected][0]
-            next_expected += 1
-            if number > 0:
-                steps.setdefault(number, first_of_version[event.version] - 1)
+        if number:
+            steps.setdefault(number, first_of_version[event.version] - 1)
     return steps
+
+
+def _matched(events: Iterable[Event], expected: list[tuple[int, Mapping[str, Any]]]
+             ) -> Iterator[tuple[Event, int | None]]:
+    """Each event of the log with the number of the recorded action that wrote it (0: the
+    first deal), or None for an event of the service's (a join, a deadline...): the engine's
+    events of the log are matched in order with those the replayed actions write."""
+    next_expected = 0
+    for event in events:
+        if next_expected < len(expected) and event.data == expected[next_expected][1]:
+            yield event, expected[next_expected][0]
+            next_expected += 1
+        else:
+            yield event, None
 
 
 def _table_after(match: Match, events: list[Event], actions: Sequence[ActionRecord],
                  states: list[engine.MatchState],
                  expected: list[tuple[int, Mapping[str, Any]]]) -> Table:
-    """The table after the last change of `events` (the log from its start): the engine's
-    events of the log are matched in order with those the replayed actions write."""
+    """The table after the last change of `events` (the log from its start)."""
     players = _players(match, events)
-    table, next_expected = Table(), 0
-    for version, change in itertools.groupby(events, key=lambda e: e.version):
+    table = Table()
+    for version, change in itertools.groupby(_matched(events, expected),
+                                             key=lambda matched: matched[0].version):
         table = Table(version, table.status, table.actions,
                       {n: replace(s) for n, s in table.seats.items()})
-        for event in change:
+        for event, number in change:
             data, kind = event.data, event.type
             table.at = event.at
-            if next_expected < len(expected) and data == expected[next_expected][1]:
-                number = expected[next_expected][0]
-                next_expected += 1
+            if number is not None:
                 if number > table.actions:
                     table.actions = number
                     acted = actions[number - 1]

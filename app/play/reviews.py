@@ -38,7 +38,7 @@ from app.infra.encoding import iso
 from app.infra.metrics import REVIEWED
 from app.infra.problems import DATABASE_ERRORS, ApiError
 from app.play.rendering import seat_number
-from app.play.replay import replayed, steps_before_actions
+from app.play.replay import RESIGN, replayed, steps_before_actions
 from app.play.store import DUE_CHANNEL, FORFEIT, get_match
 
 log = logging.getLogger("app.worker")
@@ -46,7 +46,7 @@ MAX_PENDING = 3
 """The most reviews one player may have waiting at once (then 429 `rate_limited`)."""
 REVIEW_SLICE_SECONDS = 0.25
 """How long the worker reviews before it looks for game work again (at least one decision)."""
-_NOT_DECISIONS = ({"type": "resign"}, FORFEIT)
+_NOT_DECISIONS = (RESIGN, FORFEIT)
 
 _NEXT = text("""
     SELECT r.match_id FROM match_reviews r
@@ -68,7 +68,7 @@ def request_review(player_id: str, match_id: str) -> tuple[int, dict[str, Any]]:
     match = _readable(player_id, match_id)
     review = db.session.get(MatchReview, match.id)
     if review is not None:
-        return 200, review_body(review)
+        return 200, review_body(review, match)
     db.session.execute(_ASKER_LOCK, {"player": player_id})  # (two asks at once count right)
     waiting = db.session.execute(
         select(func.count()).select_from(MatchReview).where(
@@ -77,17 +77,14 @@ def request_review(player_id: str, match_id: str) -> tuple[int, dict[str, Any]]:
     if waiting >= MAX_PENDING:
         raise ApiError(429, "rate_limited", f"you have {waiting} reviews waiting; ask again "
                        "when one is done", retry_after=10)
-    actions = db.session.execute(select(func.count()).select_from(ActionRecord).where(
-        ActionRecord.match_id == match.id)).scalar_one()
     made = db.session.execute(
-        insert(MatchReview).values(match_id=match.id, requested_by=player_id,
-                                   actions=actions)
+        insert(MatchReview).values(match_id=match.id, requested_by=player_id)
         .on_conflict_do_nothing().returning(MatchReview.match_id)).first()
     SESSION_WRITES.notify(DUE_CHANNEL, match.id)  # (the workers look for work at commit)
     db.session.commit()
     review = db.session.get(MatchReview, match.id, populate_existing=True)
     assert review is not None
-    return (202 if made is not None else 200), review_body(review)
+    return (202 if made is not None else 200), review_body(review, match)
 
 
 def review_answer(player_id: str, match_id: str) -> dict[str, Any]:
@@ -98,7 +95,7 @@ def review_answer(player_id: str, match_id: str) -> dict[str, Any]:
     if review is None:
         raise ApiError(404, "review_not_found", "nobody has asked for this match's review "
                        f"yet: POST /v1/matches/{match.id}/review")
-    return review_body(review)
+    return review_body(review, match)
 
 
 def _readable(player_id: str, match_id: str) -> Match:
@@ -111,8 +108,8 @@ def _readable(player_id: str, match_id: str) -> Match:
     return match
 
 
-def review_body(review: MatchReview) -> dict[str, Any]:
-    """The API's body of a review (docs/api.md)."""
+def review_body(review: MatchReview, match: Match) -> dict[str, Any]:
+    """The API's body of `match`'s review (docs/api.md)."""
     decisions = review.decisions
     seats: dict[int, dict[str, Any]] = {}
     for d in decisions:
@@ -126,8 +123,8 @@ def review_body(review: MatchReview) -> dict[str, Any]:
     return {"match_id": review.match_id,
             "status": "pending" if review.completed_at is None else "done",
             "requested_at": iso(review.requested_at), "completed_at": iso(review.completed_at),
-            "progress": {"reviewed": min(review.next_action - 1, review.actions),
-                         "actions": review.actions},
+            "progress": {"reviewed": min(review.next_action - 1, match.action_count),
+                         "actions": match.action_count},
             "playouts": REVIEW_PLAYOUTS, "mistake_loss": MISTAKE_LOSS,
             "seats": [seats[s] for s in sorted(seats)], "decisions": decisions}
 

@@ -74,7 +74,7 @@ def search(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Rand
     totals, weights = _searched(view, actions, rng, weigh, budget_ms=budget_ms,
                                playouts=playouts, draw=draw)
     best = max(range(len(actions)), key=totals.__getitem__)
-    values = [t / weights for t in totals] if weights > 0 else totals
+    values = _means(totals, weights)
     chosen = hide_dump(view, actions, values, best)
     chosen = drop_called_bluff(view, actions, values, chosen, history)
     return dict(actions[late_bluff(view, actions, values, chosen, history)])
@@ -87,6 +87,11 @@ def action_values(view: dict[str, Any], actions: list[dict[str, Any]], rng: rand
     (reviews of finished matches: engine/bots/review.py)."""
     totals, weights = _searched(view, actions, rng, world_weight, budget_ms=budget_ms,
                                playouts=playouts, draw=determinize)
+    return _means(totals, weights)
+
+
+def _means(totals: list[float], weights: float) -> list[float]:
+    """Each action's weighted mean match value (the totals as they are without weight)."""
     return [t / weights for t in totals] if weights > 0 else totals
 
 

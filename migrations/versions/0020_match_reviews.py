@@ -25,7 +25,6 @@ def upgrade() -> None:
                   nullable=False),
         sa.Column("stepped_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("actions", sa.Integer(), nullable=False),
         sa.Column("next_action", sa.Integer(), server_default="1", nullable=False),
         sa.Column("decisions", postgresql.JSONB(astext_type=sa.Text()), server_default="[]",
                   nullable=False),

@@ -45,7 +45,7 @@ def test_reviews_waiting_count_from_when_they_were_asked(app: Any, client: Any) 
                                       (ids[2], now - timedelta(seconds=90), now)):
             db.session.execute(text(
                 "INSERT INTO match_reviews (match_id, requested_by, requested_at, "
-                "completed_at, actions) VALUES (:m, :p, :t, :d, 0)"),
+                "completed_at) VALUES (:m, :p, :t, :d)"),
                 {"m": match_id, "p": ana.id, "t": asked, "d": done})
         db.session.commit()
         reviews = backlogs(now)[2]

@@ -71,17 +71,17 @@ def test_a_player_sees_the_review_of_a_truco_refused_with_the_best_cards(
             auth["Authorization"][7:],
             ana.driver.execute_script("return localStorage.getItem('truco.player')"))
         phone.open(f"/play/#/match/{match_id}")
-        phone.wait(lambda: phone.table()["status"] == "finished", why="the phone's table")
-        phone.click("[data-testid=review]")
-        phone.wait(lambda: phone.all("[data-testid=mistakes] li"), why="the phone's review")
-        phone.driver.execute_script(
-            "document.querySelector('[data-testid=review-panel]').scrollIntoView()")
-        phone.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/review-phone.png")
+        _review_drawn(phone, os.environ["TRUCO_SCREENSHOTS"] + "/review-phone.png")
         phone.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
         phone.driver.refresh()
-        phone.wait(lambda: phone.table()["status"] == "finished", why="the table in Portuguese")
-        phone.click("[data-testid=review]")
-        phone.wait(lambda: phone.all("[data-testid=mistakes] li"), why="the review in Portuguese")
-        phone.driver.execute_script(
-            "document.querySelector('[data-testid=review-panel]').scrollIntoView()")
-        phone.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/review-phone-pt.png")
+        _review_drawn(phone, os.environ["TRUCO_SCREENSHOTS"] + "/review-phone-pt.png")
+
+
+def _review_drawn(browser: Browser, picture: str) -> None:
+    """The finished table's review asked for and drawn, in sight, written to `picture`."""
+    browser.wait(lambda: browser.table()["status"] == "finished", why="the finished table")
+    browser.click("[data-testid=review]")
+    browser.wait(lambda: browser.all("[data-testid=mistakes] li"), why="the review drawn")
+    browser.driver.execute_script(
+        "document.querySelector('[data-testid=review-panel]').scrollIntoView()")
+    browser.driver.save_screenshot(picture)

@@ -252,15 +252,10 @@ def test_the_record_says_how_many_were_lost_by_time(browsers: Callable[..., Brow
     assert "Lost" in item and "ran out of time" in item, item
 
 
-def test_my_matches_show_fifty_and_more_shows_the_rest(browsers: Callable[..., Browser],
-                                                       server: Server) -> None:
-    """My matches lists 50; More lists the next ones, and the list read again (a stream's
-    `inbox` event) keeps them."""
-    ana = browsers()
-    ana.register("ana")
-    auth = _auth(ana)
+def _resigned_matches(server: Server, auth: dict[str, str], count: int) -> list[str]:
+    """`count` matches of the player of `auth` against a bot, each resigned at once."""
     made = []
-    for _ in range(51):  # (finished: the waiting ones a player may hold are bounded)
+    for _ in range(count):
         created = requests.post(f"{server.url}/v1/matches", headers=auth, timeout=10, json={
             "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}]})
         assert created.status_code == 201, created.text
@@ -268,6 +263,17 @@ def test_my_matches_show_fifty_and_more_shows_the_rest(browsers: Callable[..., B
         resigned = requests.post(f"{server.url}/v1/matches/{made[-1]}/resign", headers=auth,
                                  timeout=10)
         assert resigned.status_code == 200, resigned.text
+    return made
+
+
+def test_my_matches_show_fifty_and_more_shows_the_rest(browsers: Callable[..., Browser],
+                                                       server: Server) -> None:
+    """My matches lists 50; More lists the next ones, and the list read again (a stream's
+    `inbox` event) keeps them."""
+    ana = browsers()
+    ana.register("ana")
+    auth = _auth(ana)
+    made = _resigned_matches(server, auth, 51)  # (finished: waiting ones are bounded)
     shown = ("return [...document.querySelectorAll('[data-testid=inbox] [data-match-id]')]"
              ".map(li => li.dataset.matchId)")
     ana.open()
@@ -291,15 +297,7 @@ def test_my_matches_past_two_hundred_are_read_a_page_at_a_time(
     ana = browsers()
     ana.register("ana")
     auth = _auth(ana)
-    made = []
-    for _ in range(201):
-        created = requests.post(f"{server.url}/v1/matches", headers=auth, timeout=10, json={
-            "players": 2, "seat": 0, "bots": [{"seat": 1, "level": "random"}]})
-        assert created.status_code == 201, created.text
-        made.append(created.json()["id"])
-        resigned = requests.post(f"{server.url}/v1/matches/{made[-1]}/resign", headers=auth,
-                                 timeout=10)
-        assert resigned.status_code == 200, resigned.text
+    made = _resigned_matches(server, auth, 201)
     shown = ("return [...document.querySelectorAll('[data-testid=inbox] [data-match-id]')]"
              ".map(li => li.dataset.matchId)")
     ana.open()

@@ -595,16 +595,22 @@ def _finish(process: subprocess.Popen[str], seconds: float = 240) -> tuple[dict[
     return json.loads(out.strip().splitlines()[-1]), err
 
 
-def test_vs_level_starts_a_match_against_a_built_in_bot_and_plays_it(
-        server: Server, tmp_path: Path) -> None:
-    process = run_bot(tmp_path, ["--base", server.url, "--name", "vs-bot", "--vs", "random",
-                                 "--once", "--wait", "10"])
+def _ran(tmp_path: Path, args: list[str]) -> tuple[dict[str, Any], str]:
+    """The example run with `args` to its end (killed if it outlives the wait): its JSON
+    summary and its log."""
+    process = run_bot(tmp_path, args)
     try:
-        summary, err = _finish(process)
+        return _finish(process)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_vs_level_starts_a_match_against_a_built_in_bot_and_plays_it(
+        server: Server, tmp_path: Path) -> None:
+    summary, err = _ran(tmp_path, ["--base", server.url, "--name", "vs-bot", "--vs", "random",
+                                   "--once", "--wait", "10"])
     (match_id,) = summary["finished"]
     assert f"{match_id}: created (status active), against the built-in level random" in err
     assert summary["actions_accepted"] > 0
@@ -613,14 +619,8 @@ def test_vs_level_starts_a_match_against_a_built_in_bot_and_plays_it(
 
 def test_review_asks_for_the_finished_matchs_review_and_logs_the_bots_mistakes(
         server: Server, tmp_path: Path) -> None:
-    process = run_bot(tmp_path, ["--base", server.url, "--name", "reviewed", "--vs", "random",
-                                 "--once", "--wait", "10", "--review"])
-    try:
-        summary, err = _finish(process)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    summary, err = _ran(tmp_path, ["--base", server.url, "--name", "reviewed", "--vs", "random",
+                                   "--once", "--wait", "10", "--review"])
     (match_id,) = summary["finished"]
     tally = summary["reviews"][match_id]
     assert tally["decisions"] >= 1 and 0 <= tally["mistakes"] <= tally["decisions"]
