@@ -26,6 +26,25 @@ export function selectField(name, label, choices, chosen) {
       choices.map(([value, text]) => h("option", { value, selected: value === chosen }, text))));
 }
 
+/** A list's More button: the list shows `page` items at first and a page more at each click
+ * (`refresh` reads it again), up to `most`, the most one reading of the API gives.
+ * `limit()` is what to ask for; `shown(answer, limit)` hides the button on the last page;
+ * `reset()` goes back to one page (another filter). */
+export function pager(testid, label, page, most, refresh) {
+  let pages = 1; // each reading asks for every page shown, so a refresh keeps them
+  const button = h("button", { type: "button", class: "more", hidden: true,
+    "data-testid": testid, onclick: () => { pages += 1; refresh(); } }, label);
+  return {
+    button,
+    limit: () => Math.min(page * pages, most),
+    reset: () => { pages = 1; },
+    shown(answer, limit) {
+      button.hidden = answer.next_offset === null || answer.next_offset === undefined
+        || limit >= most;
+    },
+  };
+}
+
 /** Say `text` to screen readers (the page's polite live region). */
 export function announce(text) {
   const region = document.getElementById("announcer");

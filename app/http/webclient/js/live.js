@@ -4,7 +4,7 @@
 // watch.
 
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, pager } from "./dom.js";
 import { t } from "./i18n.js";
 import { listedName, matchKind } from "./words.js";
 
@@ -25,19 +25,18 @@ function liveItem(item) {
 /** The Live now panel. Returns `{panel, close}`. */
 export function livePanel() {
   const list = h("ul", { class: "lobby", "data-testid": "live" });
-  let pages = 1; // pages shown: each reading asks for all of them, so a refresh keeps them
-  const more = h("button", { type: "button", class: "more", hidden: true,
-    "data-testid": "live-more", onclick: () => { pages += 1; refresh(); } }, t("more"));
+  const more = pager("live-more", t("more"), PAGE, MOST, () => refresh());
   const panel = h("section", { class: "panel lobby-panel live-panel", hidden: true,
-    "aria-labelledby": "live-title" }, h("h2", { id: "live-title" }, t("liveNow")), list, more);
+    "aria-labelledby": "live-title" }, h("h2", { id: "live-title" }, t("liveNow")), list,
+  more.button);
   let shown = null;
   let closed = false;
   async function refresh() {
     try {
-      const limit = Math.min(PAGE * pages, MOST);
+      const limit = more.limit();
       const page = await api.call("GET", `/v1/matches?status=active&limit=${limit}`);
       if (closed) return;
-      more.hidden = page.next_offset === null || page.next_offset === undefined || limit >= MOST;
+      more.shown(page, limit);
       const key = JSON.stringify(page.items.map((i) => [i.id, i.score]));
       if (key === shown) return;
       shown = key;

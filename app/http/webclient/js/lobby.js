@@ -2,7 +2,7 @@
 // take, each with a seat to take; those I already sit in are left out (they are my matches).
 
 import * as api from "./api.js";
-import { h, showError } from "./dom.js";
+import { h, pager, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { listedName, matchKind, perTurn } from "./words.js";
 
@@ -33,7 +33,6 @@ function lobbyItem(item, take) {
 /** The Open matches panel: `go(hash)` leads to a seat taken. Returns `{panel, close}`. */
 export function lobbyPanel(go) {
   let players = "";
-  let pages = 1; // pages shown: each reading asks for all of them, so a refresh keeps them
   let shown = null; // what the list shows (not drawn again when nothing changed)
   let asked = 0; // the newest reading: an older answer that comes after it is dropped
   let closed = false;
@@ -41,19 +40,18 @@ export function lobbyPanel(go) {
   const sizes = SIZES.map((value) => h("button", { type: "button", name: "lobby-players", value,
     "aria-pressed": String(value === players), onclick: () => {
       players = value;
-      pages = 1;
+      more.reset();
       sizes.forEach((b) => b.setAttribute("aria-pressed", String(b.value === players)));
       refresh();
     } }, value || t("anyPlayers")));
-  const more = h("button", { type: "button", class: "more", hidden: true,
-    "data-testid": "lobby-more", onclick: () => { pages += 1; refresh(); } }, t("more"));
+  const more = pager("lobby-more", t("more"), PAGE, MOST, () => refresh());
   const panel = h("section", { class: "panel lobby-panel", "aria-labelledby": "lobby-title" },
     h("div", { class: "lobby-head" },
       h("h2", { id: "lobby-title" }, t("lobby")),
       h("div", { class: "switch", role: "group", "aria-label": t("players") }, sizes),
       h("button", { type: "button", class: "refresh", "data-testid": "lobby-refresh",
         onclick: () => refresh() }, t("refresh"))),
-    list, more);
+    list, more.button);
 
   // a seat is taken as a join link takes it (#/join/<id>: a name asked first when this browser
   // has no key; a refusal said on the home screen, whose list is then read again)
@@ -63,12 +61,12 @@ export function lobbyPanel(go) {
     const turn = ++asked;
     list.setAttribute("aria-busy", "true");
     try {
-      const limit = Math.min(PAGE * pages, MOST);
+      const limit = more.limit();
       const query = `limit=${limit}${players ? `&players=${players}` : ""}`;
       const page = await api.call("GET", `/v1/matches?${query}`);
       if (closed || turn !== asked) return;
       const items = page.items.filter((item) => !item.you);
-      more.hidden = page.next_offset === null || page.next_offset === undefined || limit >= MOST;
+      more.shown(page, limit);
       const key = JSON.stringify(items.map((i) => [i.id, i.seats_free, present(i)]));
       if (key !== shown) {
         shown = key;
