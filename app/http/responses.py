@@ -46,3 +46,11 @@ def not_modified(tag: str) -> Response:
     response = current_app.response_class(status=304)
     response.headers.extend(tagged(tag))
     return response
+
+
+def nothing_new(headers: dict[str, str]) -> Response:
+    """A long poll's 304 with no validator: the wait ran out with nothing to send (the event
+    log's, which pages by `after`, not by ETag)."""
+    response = current_app.response_class(status=304)
+    response.headers.extend(headers)
+    return response

@@ -86,6 +86,24 @@ def test_new_events_appear_after_next_after(client: Any) -> None:
     assert page["items"][0]["card"] == "3h" and page["items"][0]["trick"] == 1
 
 
+def test_a_long_poll_with_nothing_new_answers_304_and_one_with_news_200(client: Any) -> None:
+    """The event log's long poll ends as the match's does (API.md): 304 with no body when the
+    wait runs out; an event already there is answered at once, whatever the wait."""
+    import time
+
+    match_id, seated = full_match(client, players=2)
+    mark = _page(client, match_id)["next_after"]
+    start = time.monotonic()
+    r = client.get(f"/v1/matches/{match_id}/events?after={mark}&wait=1")
+    assert r.status_code == 304 and r.get_data() == b""
+    assert "Content-Type" not in r.headers and "ETag" not in r.headers
+    assert r.headers["Cache-Control"] == "private, no-cache"
+    assert time.monotonic() - start >= 0.9
+    start = time.monotonic()
+    page = _page(client, match_id, f"?after={mark - 1}&wait=30")
+    assert [e["seq"] for e in page["items"]] == [mark] and time.monotonic() - start < 5
+
+
 @pytest.mark.parametrize("query", ["?limit=0", "?limit=501", "?limit=-5", "?limit=ten",
                                    "?after=-1", "?after=x", "?wait=61", "?wait=-1"])
 def test_bad_paging_is_422(client: Any, query: str) -> None:

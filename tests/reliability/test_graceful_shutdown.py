@@ -47,7 +47,7 @@ def test_sigterm_answers_every_held_long_poll(database_url: str) -> None:
             assert r.status_code == 304 and r.headers["ETag"] == etag
         for poll in events:
             r = poll.result(3)
-            assert r.status_code == 200 and r.json() == {"items": [], "next_after": after}
+            assert r.status_code == 304 and r.content == b""
         for poll in inbox:
             r = poll.result(3)
             assert r.status_code == 200 and r.json()["items"] == []

@@ -60,11 +60,15 @@ IDEMPOTENCY_KEY = header_param("Idempotency-Key", "1 to 255 characters; a repeat
                                minLength=1, maxLength=255)
 
 
-def not_modified_doc(description: str) -> dict[str, Any]:
-    """``@blp.alt_response(304, **not_modified_doc(...))`` of a conditional GET: declared as an
-    empty text body, so that generated clients type it (``str``) rather than ``Any``."""
-    return {"description": description, "headers": headers("ETag"), "content_type": "text/plain",
-            "schema": {"type": "string", "maxLength": 0, "description": "no body"}}
+def not_modified_doc(description: str, tagged: bool = True) -> dict[str, Any]:
+    """``@blp.alt_response(304, **not_modified_doc(...))`` of a conditional GET or a long
+    poll: declared as an empty text body, so that generated clients type it (``str``) rather
+    than ``Any``. `tagged`: whether it carries the ETag."""
+    doc: dict[str, Any] = {"description": description, "content_type": "text/plain",
+                           "schema": {"type": "string", "maxLength": 0, "description": "no body"}}
+    if tagged:
+        doc["headers"] = headers("ETag")
+    return doc
 
 
 def links(statuses: tuple[int, ...], parameter: str, operations: tuple[str, ...]
