@@ -28,14 +28,15 @@ CreateBody = Callable[[dict[str, Any]], dict[str, Any]]
 
 def rematch(player_id: str, match_id: str, read_body: CreateBody) -> Answer:
     """The caller's view of the rematch of the finished `match_id`: 201 when this request
-    made it, 200 when it existed. 409 before the match is finished (or once cancelled),
-    then 403 for a caller without a seat there. `read_body` reads the rematch's creation body
-    as a creation's."""
+    made it, 200 when it existed (to anyone: the finished match's view names it already).
+    409 before the match is finished (or once cancelled), then 403 for a caller without a
+    seat there while there is no rematch. `read_body` reads the rematch's creation body as a
+    creation's."""
     old = lock_match(match_id)
     if old.status != "finished":  # (first: everyone has left a cancelled match)
         raise ApiError(409, "match_not_finished",
                        f"the match is {old.status}: a rematch follows a finished match")
-    if old.seat_of(player_id) is None:
+    if old.seat_of(player_id) is None and old.rematch_id is None:
         raise ApiError(403, "not_a_player", "you have no seat in this match")
     made = old.rematch_id or _lost_rematch(old)
     if made is None:

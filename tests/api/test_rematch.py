@@ -94,12 +94,19 @@ def test_only_a_finished_match_has_a_rematch(client: Any, app: Any) -> None:
 
 
 def test_only_its_players_may_ask(client: Any, app: Any) -> None:
-    old_id, _ = finished_match(client, 2)
+    old_id, (ana, _) = finished_match(client, 2)
     carla = register(client, "carla")
     assert_problem(rematch(client, old_id, carla), 403, "not_a_player")
     assert_problem(client.post(f"/v1/matches/{old_id}/rematch"), 401, "unauthorized")
     assert_problem(rematch(client, "m_nosuchmatch", carla), 404, "match_not_found")
     assert db_scalar(app, "SELECT count(*) FROM matches") == 1
+    # once it exists, asking again gives it to anyone (API.md), as a spectator sees it
+    made = rematch(client, old_id, ana).json
+    again = rematch(client, old_id, carla)
+    assert again.status_code == 200 and again.json["id"] == made["id"]
+    assert again.json == get_view(client, made["id"], carla) and again.json["you"] is None
+    assert_problem(client.post(f"/v1/matches/{old_id}/rematch"), 401, "unauthorized")
+    assert db_scalar(app, "SELECT count(*) FROM matches") == 2
 
 
 def test_a_rematch_made_by_a_request_that_died_before_naming_it_is_found_again(
