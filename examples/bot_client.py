@@ -271,13 +271,15 @@ class Client:
 
     def register(self, name: str) -> dict[str, Any]:
         """`POST /v1/players` as a bot; keeps and answers the token (shown only this once)."""
-        player = self.request("POST", "/v1/players", body={"name": name, "bot": True}).json()
+        player: dict[str, Any] = self.request("POST", "/v1/players",
+                                              body={"name": name, "bot": True}).json()
         self.token = player["token"]
         return player
 
     def me(self) -> dict[str, Any]:
         """`GET /v1/players/me`."""
-        return self.request("GET", "/v1/players/me").json()
+        me: dict[str, Any] = self.request("GET", "/v1/players/me").json()
+        return me
 
     def work(self, wait: int) -> list[dict[str, Any]]:
         """The matches that need this player now (long poll: held up to `wait` seconds
@@ -293,13 +295,14 @@ class Client:
 
     def create(self, body: dict[str, Any]) -> View:
         """`POST /v1/matches`: a new match, the caller seated in it; answers its view."""
-        return self.request("POST", "/v1/matches", body=body).json()
+        view: View = self.request("POST", "/v1/matches", body=body).json()
+        return view
 
     def review(self, match_id: str, patience: float = 300) -> dict[str, Any]:
         """The computer's review of finished `match_id`: asked for (`POST .../review`), then
         read every second, with its ETag, until it is `done` (or `patience` seconds pass:
         GiveUp)."""
-        review = self.request("POST", f"/v1/matches/{match_id}/review").json()
+        review: dict[str, Any] = self.request("POST", f"/v1/matches/{match_id}/review").json()
         etag = None
         waited = 0.0
         while review["status"] != "done":
@@ -342,6 +345,8 @@ def _problem(resp: requests.Response) -> dict[str, Any]:
 def _retry_after(resp: requests.Response, problem: dict[str, Any],
                  default: float = 1.0) -> float:
     value = resp.headers.get("Retry-After", problem.get("retry_after"))
+    if value is None:
+        return default
     try:
         return max(0.0, float(value))
     except (TypeError, ValueError):
@@ -474,7 +479,7 @@ class Bot:
         while True:
             self._note_status(match_id, view)
             if view["status"] != "active" or not view["legal_actions"]:
-                return view["status"]
+                return str(view["status"])
             action = self.decide(match_id, view)
             key = str(uuid.uuid4())  # one per decision: the retries inside act() reuse it
             self.actions_sent += 1

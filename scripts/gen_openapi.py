@@ -18,7 +18,7 @@ def generate() -> str:
     # No connection is made: the spec needs the app, not the database.
     app = create_app({"DATABASE_URL": "postgresql+psycopg2://unused@localhost/unused"})
     with app.app_context():
-        return api.spec.to_yaml()
+        return str(api.spec.to_yaml())
 
 
 def main() -> int:

@@ -105,9 +105,8 @@ def check(view: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
                         f"{expected_first_dealer(key, players)}")
     for event in dealt:
         number = event["hand"]
-        hands, vira = expected_deal(key, number, players)
-        if view["ruleset"] == "mineiro":
-            vira = None
+        hands, drawn = expected_deal(key, number, players)
+        vira = None if view["ruleset"] == "mineiro" else drawn
         if event.get("hands") is None:
             problems.append(f"hand {number}: the log does not show every seat's cards "
                             "(use a player's token)")

@@ -1,5 +1,6 @@
 """app/ type-checks: mypy, strict (its settings in mypy.ini: strict, with the exceptions that
-libraries without types force), finds nothing. The engine is held to --strict by
+libraries without types force), finds nothing; so do the scripts, the development tools, the
+example bot (which bot authors copy) and wsgi.py. The engine is held to --strict by
 tests/engine/test_typing.py."""
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ def mypy(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_app_passes_mypy() -> None:
     result = mypy("app")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_scripts_tools_and_the_example_bot_pass_mypy() -> None:
+    result = mypy("scripts", "devtools", "examples", "wsgi.py")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
