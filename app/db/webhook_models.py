@@ -22,7 +22,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from app.db.extensions import db
 
 WEBHOOK_EVENTS = ("your_turn", "match_started", "match_finished", "invited", "deadline_soon",
-                  "turn_timed_out")
+                  "turn_timed_out", "review_done")
 ENDPOINT_STATUSES = ("active", "disabled")
 DELIVERY_STATUSES = ("pending", "delivered", "failed")
 FINISHED_DELIVERY_STATUSES = ("delivered", "failed")

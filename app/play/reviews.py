@@ -37,6 +37,7 @@ from app.db.writes import SESSION_WRITES
 from app.infra.encoding import iso
 from app.infra.metrics import REVIEWED
 from app.infra.problems import DATABASE_ERRORS, ApiError
+from app.webhooks.outbox import enqueue_review_done
 from app.play.rendering import seat_number
 from app.play.replay import RESIGN, replayed, steps_before_actions
 from app.play.store import DUE_CHANNEL, FORFEIT, get_match
@@ -111,6 +112,19 @@ def _readable(player_id: str, match_id: str) -> Match:
 def review_body(review: MatchReview, match: Match) -> dict[str, Any]:
     """The API's body of `match`'s review (docs/api.md)."""
     decisions = review.decisions
+    seats = _tallies(decisions)
+    return {"match_id": review.match_id,
+            "status": "pending" if review.completed_at is None else "done",
+            "requested_at": iso(review.requested_at), "completed_at": iso(review.completed_at),
+            "progress": {"reviewed": min(review.next_action - 1, match.action_count),
+                         "actions": match.action_count},
+            "playouts": REVIEW_PLAYOUTS, "mistake_loss": MISTAKE_LOSS,
+            "seats": [seats[s] for s in sorted(seats)], "decisions": decisions}
+
+
+def _tallies(decisions: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Each seat's decisions, mistakes and summed loss, by seat; turns auto-played for an
+    absent player are not theirs."""
     seats: dict[int, dict[str, Any]] = {}
     for d in decisions:
         if d["auto_played"]:
@@ -120,13 +134,7 @@ def review_body(review: MatchReview, match: Match) -> dict[str, Any]:
         tally["decisions"] += 1
         tally["mistakes"] += d["mistake"]
         tally["loss"] = round(tally["loss"] + d["loss"], 3)
-    return {"match_id": review.match_id,
-            "status": "pending" if review.completed_at is None else "done",
-            "requested_at": iso(review.requested_at), "completed_at": iso(review.completed_at),
-            "progress": {"reviewed": min(review.next_action - 1, match.action_count),
-                         "actions": match.action_count},
-            "playouts": REVIEW_PLAYOUTS, "mistake_loss": MISTAKE_LOSS,
-            "seats": [seats[s] for s in sorted(seats)], "decisions": decisions}
+    return seats
 
 
 def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = None,
@@ -149,6 +157,9 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
         db.session.execute(update(MatchReview).where(MatchReview.match_id == claimed).values(
             completed_at=now or datetime.now(timezone.utc),
             stepped_at=now or datetime.now(timezone.utc)))
+        closed = db.session.get(MatchReview, claimed)
+        assert closed is not None
+        enqueue_review_done(get_match(claimed), _tallies(closed.decisions))
         db.session.commit()
         return True
 
@@ -186,6 +197,7 @@ def _slice(claimed: str, seconds: float, now: datetime | None,
     review.stepped_at = now or datetime.now(timezone.utc)
     if n > len(rows):
         review.completed_at = review.stepped_at
+        enqueue_review_done(match, _tallies(found))
     db.session.commit()
     REVIEWED.inc(len(found) - before)
     return True

@@ -6,7 +6,7 @@ player's seat and team, whether it is their turn, and per event the winner or th
 Never a card."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
@@ -115,3 +115,19 @@ def enqueue_turn_timed_out(match: Match, player_id: str, seat: int, outcome: str
     your_turn = match.status == "active" and seat in (match.to_act or [])
     return enqueue(match, [("turn_timed_out", player_id, seat, your_turn,
                             {"outcome": outcome, "abandoned": abandoned})])
+
+
+def enqueue_review_done(match: Match, tallies: Mapping[int, Mapping[str, Any]]) -> int:
+    """`review_done`: the computer's review of finished `match` is done (app/play/reviews.py,
+    in the transaction that closes it); to each of its players, with their own seat's tally
+    from `tallies` (decisions, mistakes, loss: counts, never a card)."""
+    wanted: list[tuple[str, str, int | None, bool, dict[str, Any]]] = []
+    for seat in match.seats:
+        player_id = _player_of(seat)
+        if player_id is None or seat.invited:
+            continue
+        tally = tallies.get(seat.seat, {})
+        wanted.append(("review_done", player_id, seat.seat, False, {"review": {
+            "decisions": tally.get("decisions", 0), "mistakes": tally.get("mistakes", 0),
+            "loss": tally.get("loss", 0.0)}}))
+    return enqueue(match, wanted)

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.api import (act_ok, assert_no_leak, assert_problem, create, db_scalar,
-                               full_match, get_view, join, register, run_worker)
+from tests.support.api import (act_ok, assert_no_leak, assert_problem, card_strings, create,
+                               db_rows, db_scalar, full_match, get_view, join, register,
+                               run_worker)
 
 # seat 0 holds the three strongest manilhas (vira 3: the fours), seat 1 nothing
 DEALS = [{"vira": "3d", "hands": [["4c", "4h", "4s"], ["5d", "6d", "7d"]]}]
@@ -112,6 +113,38 @@ def test_a_refused_truco_with_the_best_cards_is_a_mistake(client: Any, app: Any)
     assert_no_leak(app, match_id, 0, review, "review")
 
 
+def _hook(client: Any, player: Any, events: list[str]) -> None:
+    r = client.post("/v1/me/webhooks", json={"url": "http://127.0.0.1:9/hook",
+                                             "events": events}, headers=player.headers)
+    assert r.status_code == 201, r.get_data(as_text=True)
+
+
+def _review_webhooks(app: Any) -> list[Any]:
+    return db_rows(app, "SELECT payload FROM webhook_deliveries WHERE event = 'review_done' "
+                        "ORDER BY id")
+
+
+def test_a_done_review_is_a_webhook_to_each_player_with_their_tally(client: Any,
+                                                                   app: Any) -> None:
+    ana, bia = register(client, "ana"), register(client, "bia")
+    _hook(client, ana, ["review_done"])
+    _hook(client, bia, ["your_turn", "match_finished"])  # (bia did not subscribe to it)
+    match_id, _ = _refused_truco(client, ana, bia)
+    _ask(client, match_id, bia)
+    assert _review(app, 0.0) and _read(client, match_id, ana)["status"] == "pending"
+    assert _review_webhooks(app) == []  # (only once it is done)
+    _review_all(app)
+    review = _read(client, match_id, ana)
+    (row,) = _review_webhooks(app)
+    sent = row.payload
+    assert sent["type"] == "review_done"
+    assert sent["data"]["match_id"] == match_id and sent["data"]["player_id"] == ana.id
+    assert sent["data"]["seat"] == 0 and sent["data"]["your_turn"] is False
+    mine = next(s for s in review["seats"] if s["seat"] == 0)
+    assert sent["data"]["review"] == {k: mine[k] for k in ("decisions", "mistakes", "loss")}
+    assert mine["mistakes"] >= 1 and list(card_strings(sent)) == []
+
+
 def test_asking_again_gives_the_same_review(client: Any, app: Any) -> None:
     match_id, (ana, bia) = _refused_truco(client)
     first = _ask(client, match_id, ana)
@@ -207,12 +240,17 @@ def test_a_review_that_cannot_be_worked_out_is_closed_and_the_next_goes_on(
         return real(match, rows)
 
     monkeypatch.setattr(reviews, "replayed", failing)
+    _hook(client, ana, ["review_done"])
     _ask(client, broken, ana)
     _ask(client, fine, bia)
     assert _review_all(app) >= 2
     closed = _read(client, broken, ana)
     assert closed["status"] == "done" and closed["progress"]["reviewed"] == 0
     assert _read(client, fine, bia)["status"] == "done"
+    # ana is told it is done as it stands: nothing of hers reviewed
+    (row,) = _review_webhooks(app)
+    assert row.payload["data"]["match_id"] == broken
+    assert row.payload["data"]["review"] == {"decisions": 0, "mistakes": 0, "loss": 0.0}
 
 
 def test_only_the_players_of_a_finished_match(client: Any, app: Any) -> None:

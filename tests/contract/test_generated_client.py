@@ -352,7 +352,7 @@ def _replays_are_typed(m: Any, typed: Typed, act: Any, client: Any, match_id: st
 
 def test_every_webhook_payload_the_server_sends_parses_into_its_model(
         api: types.ModuleType, server: Server) -> None:
-    """A real server's worker delivers each of the six events; each body is the model its
+    """A real server's worker delivers each of the seven events; each body is the model its
     `type` names in the spec (x-webhooks), typed all the way, with no undocumented field."""
     m, typed = importlib.import_module(f"{PACKAGE}.models"), Typed()
     spec = yaml.safe_load(httpx.get(f"{server.url}/openapi.yaml", timeout=10).text)
@@ -360,6 +360,7 @@ def test_every_webhook_payload_the_server_sends_parses_into_its_model(
     register, add_hook = _module("players.register_player"), _module("webhooks.create_webhook")
     create, join = _module("matches.create_match"), _module("matches.join_match")
     resign = _module("matches.resign_match")
+    ask_review = _module("reviews.request_review")
     anonymous = api.Client(base_url=server.url, timeout=httpx.Timeout(30))
     players = [register.sync(client=anonymous, body=m.PlayerCreate(name=n)) for n in "ab"]
     ana, bia = (api.AuthenticatedClient(base_url=server.url, token=p.token,
@@ -383,6 +384,8 @@ def test_every_webhook_payload_the_server_sends_parses_into_its_model(
         received("turn_timed_out", 10)  # the easy bot plays for ana, who then resigns
         resign.sync(match.id, client=ana)
         received("match_finished", 10)
+        ask_review.sync(match.id, client=ana)  # the worker reviews the match, then tells her
+        received("review_done", 60)
     bodies = [h.json for h in hook.received]
     assert {b["type"] for b in bodies} == set(WEBHOOK_EVENTS)
     for body in bodies:

@@ -106,6 +106,17 @@ class TurnTimedOutDataSchema(WebhookDataSchema):
     abandoned = fields.Boolean(metadata={"description": "the third deadline in a row"})
 
 
+class ReviewTallySchema(ResponseSchema):
+    decisions = fields.Integer(metadata={"description": "their seat's decisions reviewed"})
+    mistakes = fields.Integer(metadata={"description": "of them, mistakes"})
+    loss = fields.Float(metadata={"description": "the chances to win they gave away, summed"})
+
+
+class ReviewDoneDataSchema(WebhookDataSchema):
+    review = fields.Nested(ReviewTallySchema, metadata={
+        "description": "their seat's tally; the review itself: GET .../review"})
+
+
 class DeadlineSoonDataSchema(WebhookDataSchema):
     deadline = fields.DateTime(metadata={"description": "when the turn runs out"})
 
@@ -133,6 +144,8 @@ WEBHOOK_PAYLOADS: dict[str, type[ResponseSchema]] = {
                               "at most an hour."),
     "turn_timed_out": _payload("turn_timed_out", TurnTimedOutDataSchema,
                                "Their turn's deadline passed: auto-played, or forfeited."),
+    "review_done": _payload("review_done", ReviewDoneDataSchema,
+                            "The computer's review of a match they played is done."),
 }
 """Each webhook event's payload schema (app/webhooks/outbox.py builds them)."""
 
