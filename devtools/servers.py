@@ -25,7 +25,8 @@ def free_port() -> int:
     """A TCP port nobody listens on right now."""
     with socket.socket() as sock:
         sock.bind((HOST, 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def stop_process_group(process: subprocess.Popen[bytes], grace: float = 8.0) -> None:
