@@ -29,13 +29,14 @@ import json
 import os
 import queue
 import time
+from typing import Any
 
 import psycopg2
 from flask import Flask, Response, request
 
 app = Flask(__name__)
 _DSN = os.environ.get("BASELINE_DSN", "")
-_pool: queue.LifoQueue = queue.LifoQueue()  # green under gevent's monkey-patching
+_pool: queue.LifoQueue[Any] = queue.LifoQueue()  # green under gevent's monkey-patching
 
 
 def _padded(size: int, **fields: object) -> bytes:
@@ -50,7 +51,7 @@ def _static_body(size: int) -> bytes:
     return _padded(size, status="active", version=1)
 
 
-def _connection():
+def _connection() -> Any:
     try:
         return _pool.get_nowait()
     except queue.Empty:

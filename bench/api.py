@@ -103,6 +103,7 @@ import time
 import traceback
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -126,7 +127,7 @@ WAKE_TARGET_MS = 250
 were all answered (with the new version) within this, at the 99th percentile."""
 
 
-def phase_figures(name: str, ours: dict, base: dict) -> dict:
+def phase_figures(name: str, ours: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
     """The JSON figures of one measured phase (`summarise`'s dicts of ours and the
     baseline's), each named `<name>_<figure>`, the baseline's with `_baseline` after it."""
     figures = {f"{name}_ratio": rounded(ratio(ours["rps"], base["rps"]), 3)}
@@ -203,7 +204,7 @@ class ActionProbe:
 
 
 def long_poll_phase(ours: MeasuredServer, base: MeasuredServer, pg: Postgres, our_db: str, n: int,
-                    get_match: tuple[str, str], out: dict, seed: int = 0) -> None:
+                    get_match: tuple[str, str], out: dict[str, Any], seed: int = 0) -> None:
     """Held long polls on ours, fresh requests and actions meanwhile, one wake; then the
     baseline's sleeping requests."""
     groups = 10
@@ -217,7 +218,8 @@ def long_poll_phase(ours: MeasuredServer, base: MeasuredServer, pg: Postgres, ou
         g = i % groups
         view, tag = matches[g]
         reqs.append(raw_get(f"/v1/matches/{view['id']}?wait={WAIT_SECONDS}",
-                            {"Authorization": f"Bearer {players[g]}", "If-None-Match": tag}))
+                            {"Authorization": f"Bearer {players[g]}",
+                             "If-None-Match": str(tag)}))
         group_of.append(g)
     group0 = [i for i in range(n) if group_of[i] == 0]
     others = [i for i in range(n) if group_of[i] != 0]
@@ -265,10 +267,10 @@ def long_poll_phase(ours: MeasuredServer, base: MeasuredServer, pg: Postgres, ou
             time.sleep(0.05)
         still_early = waiters.finished
 
-        def in_use(rows):
+        def in_use(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
             return [r for r in rows if r[0] != "idle" and r[2] != "LISTEN truco"]
 
-        def listeners(rows):
+        def listeners(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
             return [r for r in rows if r[2] == "LISTEN truco"]
 
         # the wake: one action on match 0 as its seated player
@@ -278,7 +280,8 @@ def long_poll_phase(ours: MeasuredServer, base: MeasuredServer, pg: Postgres, ou
         t_post = perf_counter()
         acted, _, _ = call_json(ours.port, "POST", f"/v1/matches/{view0['id']}/actions",
                                 action, token=players[0],
-                                extra={"If-Match": tag0, "Idempotency-Key": uuid.uuid4().hex})
+                                extra={"If-Match": str(tag0),
+                                       "Idempotency-Key": uuid.uuid4().hex})
         t_posted = perf_counter()
         waiters.watched_done.wait(max(1.0, min(15.0, phase_deadline - perf_counter())))
         t_woken = perf_counter()
@@ -347,7 +350,8 @@ def long_poll_phase(ours: MeasuredServer, base: MeasuredServer, pg: Postgres, ou
         wake_first_ms=rounded(ms(first - t_post) if first else None, 1),
         wake_post_ms=rounded(ms(t_posted - t_post), 1),
         wake_client_cpu_ms=rounded(ms(waiters.watch_cpu), 1),
-        wake_after_post_answer_ms=rounded(ms(last - t_posted) if wake_all else None, 1),
+        wake_after_post_answer_ms=rounded(ms(last - t_posted)
+                                          if wake_all and last is not None else None, 1),
         wake_new_version=versions_ok,
         wake_others_answered=others_answered,
     )
@@ -410,7 +414,7 @@ def long_poll_phase(ours: MeasuredServer, base: MeasuredServer, pg: Postgres, ou
         f" {fmt(out['kb_per_waiter_ratio'], '{:.2f}x')} (target: at most 1.5x)")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = options(__doc__, "about a minute, 500 long polls")
     ap.add_argument("--clients", type=int, default=8,
                     help="Python client threads of the action phase (default 8)")
@@ -440,7 +444,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     slice_s = args.seconds if args.seconds is not None else (3.0 if args.quick else 5.0)
     rounds = args.rounds if args.rounds is not None else (2 if args.quick else 4)
@@ -470,7 +474,7 @@ def main(argv=None) -> int:
     log(f"  action phase: {action_client} (the client CPU per action is printed beside the"
         f" servers')")
 
-    out: dict = {}
+    out: dict[str, Any] = {}
     run = Run()
     pg = ours = base = None
     procs: list[ClientProcs] = []
@@ -522,12 +526,14 @@ def main(argv=None) -> int:
                  for m, t in zip(get_matches[:readers], tokens[:readers])]
         polls = [(path, {**hdrs, "If-None-Match": tag})
                  for (path, hdrs), tag in zip(reads, tags[:readers])]
-        static = [(f"/view/{view_bytes}", {})]
+        static: list[tuple[str, dict[str, str]]] = [(f"/view/{view_bytes}", {})]
 
-        def get_loads(entries, expect, name):
+        def get_loads(entries: list[tuple[str, dict[str, str]]], expect: int,
+                      name: str) -> tuple[Load, Load]:
             """Ours reading `entries` (answering `expect`), the baseline its static body."""
             if wrk:
-                def side(server, ents, status, label):
+                def side(server: MeasuredServer, ents: list[tuple[str, dict[str, str]]],
+                         status: int, label: str) -> Load:
                     return Load(server, WrkLoad(wrk, server.port, ents, status,
                                                 args.wrk_threads, args.connections,
                                                 tmp / f"{name}_{label}.lua"), pg_cpu)

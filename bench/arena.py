@@ -52,7 +52,7 @@ from bench.lib.frozen import (  # noqa: E402
 )
 from bench.lib.pool import run_all  # noqa: E402
 from bench.lib.report import last_line, log, options  # noqa: E402
-from bench.lib.stats import percentile, wilson  # noqa: E402
+from bench.lib.stats import percentile, rounded, wilson  # noqa: E402
 from engine.bots import (  # noqa: E402
     BOTS,
     DEFAULT_BUDGET_MS,
@@ -193,7 +193,7 @@ def time_level(level: str, decisions: int, seed: int, configs: tuple[tuple[int, 
 def pair_duplicates(pair: tuple[str, str], dups: int, quick: bool) -> int:
     """Duplicate pairs per configuration for `pair`: halved for each searching level in it,
     and halved again under --quick for the pairings beyond the ladder."""
-    count = dups // 2 ** sum(level in SEARCHERS for level in pair)
+    count: int = dups // 2 ** sum(level in SEARCHERS for level in pair)
     if quick and pair not in LADDER:
         count //= 2
     return max(2, count)
@@ -276,8 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         p50, p99 = percentile(timings, 0.5), percentile(timings, 0.99)
         log(f"{level} decision time at the default budget over {len(timings)} decisions: "
             f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(timings):.1f} ms")
-        summary.update({f"{level}_decision_ms_p50": round(p50, 1),
-                        f"{level}_decision_ms_p99": round(p99, 1),
+        summary.update({f"{level}_decision_ms_p50": rounded(p50, 1),
+                        f"{level}_decision_ms_p99": rounded(p99, 1),
                         f"{level}_decisions_timed": len(timings)})
 
     jobs: list[Job] = [(a, b, players, ruleset, args.seed + i, hard_playouts, args.budget_ms,

@@ -66,7 +66,9 @@ import threading
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -86,7 +88,7 @@ MATCH_TIMEOUT = 900.0
 """The bot match must end within this many seconds."""
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = options(__doc__, "a minute or less: 500 long polls, 8 s baselines")
     ap.add_argument("--waiters", type=int, default=None,
                     help="held long polls (default 1000, or 500 with --quick)")
@@ -135,7 +137,7 @@ class Probe:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self.match_id = ""
-        self.view: dict | None = None
+        self.view: dict[str, Any] | None = None
         self.etag = ""
         self.actor = tokens[0]  # the token whose view we hold
         self.seat_token: dict[int, str] = {}
@@ -159,8 +161,8 @@ class Probe:
         self._stop.set()
         self._thread.join(timeout=15)
 
-    def _request(self, kind: str, method: str, path: str, body=None,
-                 headers: dict[str, str] | None = None) -> tuple[int, dict, bytes]:
+    def _request(self, kind: str, method: str, path: str, body: object = None,
+                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
         phase, wall, t0 = self.phase, time.time(), perf_counter()
         try:
             status, hdrs, data = fresh_request(self.port, method, path,
@@ -237,7 +239,7 @@ class Probe:
 # The bot match's client
 # --------------------------------------------------------------------------------------------
 
-def play_bot_match(port: int, token: str, seed: int, result: dict) -> None:
+def play_bot_match(port: int, token: str, seed: int, result: dict[str, Any]) -> None:
     """Create the 4-player match (seat 0 this client, seats 1-3 hard bots) and play it to the
     end: each action with ?wait=CLIENT_WAIT, reading legal_actions from the answer."""
     auth = {"Authorization": f"Bearer {token}"}
@@ -287,7 +289,7 @@ def play_bot_match(port: int, token: str, seed: int, result: dict) -> None:
                   winner_team=view.get("winner_team"), ended_wall=time.time())
 
 
-def bot_moves(database_url: str, match_id: str) -> dict:
+def bot_moves(database_url: str, match_id: str) -> dict[str, Any]:
     """The match's actions and events from the database: bot moves, their events, the pace."""
     import psycopg2
 
@@ -330,7 +332,7 @@ class PhaseMeter:
         self.pg0 = pg.cpu_seconds()
         self.cli0 = time.process_time()
 
-    def done(self) -> dict:
+    def done(self) -> dict[str, float | None]:
         wall = perf_counter() - self.t0
         pg1 = self.pg.cpu_seconds()
         return {"seconds": round(wall, 1),
@@ -341,20 +343,20 @@ class PhaseMeter:
                 "client_cpu": round((time.process_time() - self.cli0) / wall, 3)}
 
 
-def db_sample(pg: Postgres, db: str) -> dict:
+def db_sample(pg: Postgres, db: str) -> dict[str, int]:
     rows = pg.backends(db)
     return {"total": len(rows),
             "in_use": sum(1 for s, _, q in rows if s != "idle" and not q.startswith("LISTEN")),
             "listen": sum(1 for _, _, q in rows if q.startswith("LISTEN"))}
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     t_run = perf_counter()
     log(f"bench/bots_load.py: {args.waiters:,} held long polls, {args.baseline:g} s baselines,"
         f" a probe request every {args.probe_ms:g} ms; Python {platform.python_version()},"
         f" {os.cpu_count()} CPUs{' (--quick)' if args.quick else ''}")
-    out: dict = {}
+    out: dict[str, Any] = {}
     run = Run()
     pg = server = waiters = probe = None
     tmp = Path(tempfile.mkdtemp(prefix="truco-bench-bots-"))
@@ -417,11 +419,12 @@ def main(argv=None) -> int:
                    kb_per_waiter=rounded((rss1 - rss0) / args.waiters, 1) if args.waiters
                    else None)
 
-        db_samples: dict[str, list[dict]] = collections.defaultdict(list)
+        db_samples: dict[str, list[dict[str, int]]] = collections.defaultdict(list)
         held_min = [waiters.held]
-        phases: dict[str, dict] = {}
+        phases: dict[str, dict[str, float | None]] = {}
 
-        def run_phase(name: str, seconds: float | None, body=None) -> None:
+        def run_phase(name: str, seconds: float | None,
+                      body: Callable[[], None] | None = None) -> None:
             probe.phase = name
             meter = PhaseMeter(server, pg)
             end = perf_counter() + (seconds or 0)
@@ -439,11 +442,11 @@ def main(argv=None) -> int:
         log(f"phase 1: baseline, {args.baseline:g} s (waiters held, probe running, no bots)")
         run_phase("before", args.baseline)
         log("phase 2: the 4-player match, three hard bots and this client, to the end")
-        played: list[dict] = []
+        played: list[dict[str, Any]] = []
 
         def play() -> None:
             for k in range(args.matches):
-                result: dict = {}
+                result: dict[str, Any] = {}
                 played.append(result)
                 try:
                     play_bot_match(port, client, args.seed + k, result)
@@ -454,7 +457,7 @@ def main(argv=None) -> int:
                     f" {fmt(result.get('seconds'), '{:.1f}')} s, score {result.get('score')}")
 
         run_phase("bots", None, play)
-        match: dict = {
+        match: dict[str, Any] = {
             "status": "finished" if len(played) == args.matches
             and all(r.get("status") == "finished" for r in played) else "unfinished",
             "seconds": sum(r.get("seconds", 0) for r in played),
@@ -478,7 +481,7 @@ def main(argv=None) -> int:
         rearmed = waiters.rearmed
         waiters.stop()
 
-        moves: dict = collections.defaultdict(int)
+        moves: dict[str, Any] = collections.defaultdict(int)
         for r in played:
             if r.get("match_id"):
                 for key, value in bot_moves(url, r["match_id"]).items():
@@ -491,7 +494,7 @@ def main(argv=None) -> int:
             return any(a <= wall < b for a, b in searching)
 
         lat = collections.defaultdict(list)
-        statuses = collections.Counter()
+        statuses: collections.Counter[int] = collections.Counter()
         for phase, kind, wall, secs, status in probe.samples:
             statuses[status] += 1
             if phase in ("before", "after"):

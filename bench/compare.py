@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                 totals[name].add(res)  # (requests, time and CPU add up)
                 line.append(f"{name} {res.ok / res.elapsed:,.0f}/s")
             log(f"  round {r + 1}: " + ", ".join(line))
-        out: dict = {"commit": commit, "rounds": rounds, "seconds_per_slice": seconds}
+        out: dict[str, Any] = {"commit": commit, "rounds": rounds, "seconds_per_slice": seconds}
         for name, t in totals.items():
             rps = t.ok / t.elapsed if t.elapsed else 0.0
 

@@ -57,8 +57,9 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any, Protocol, TypeVar
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -75,6 +76,18 @@ from bench.lib.stats import rate, ratio, rounded  # noqa: E402
 
 perf_counter = time.perf_counter
 
+_T = TypeVar("_T")
+
+
+class Choice(Protocol):
+    """`rng.choice`."""
+
+    def __call__(self, seq: Sequence[_T], /) -> _T: ...
+
+
+# a picker: (state, choice) -> (seat, legal actions of seat), or (None, None)
+Picker = Callable[[Any, Choice], tuple[Any, Any]]
+
 
 # --------------------------------------------------------------------------------------------
 # Our engine
@@ -83,34 +96,34 @@ perf_counter = time.perf_counter
 class Ours:
     """Our engine plus the cheapest correct way found to pick the acting seat."""
 
-    def __init__(self, engine, seed: int) -> None:
+    def __init__(self, engine: ModuleType, seed: int) -> None:
         self.engine = engine
         self.new_match = engine.new_match
         self.apply = engine.apply
         self.legal_actions = engine.legal_actions
         self.view = engine.view
-        self.etype = operator.itemgetter("type")
-        self.to_act_source = None
-        self.pickers = {}
+        self.etype: Callable[[Any], Any] = operator.itemgetter("type")
+        self.to_act_source: str | None = None
+        self.pickers: dict[int, Picker] = {}
         self._choose_picker(seed)
 
     # -- start-up probe ----------------------------------------------------------------------
 
-    def _event_type_getter(self, events):
+    def _event_type_getter(self, events: Sequence[Any]) -> Callable[[Any], Any]:
         ev = events[0]
         if isinstance(ev, dict):
             return operator.itemgetter("type")
         return operator.attrgetter("type")
 
-    def _spectator_to_act(self, state):
+    def _spectator_to_act(self, state: Any) -> list[int]:
         return list(self.view(state, None)["hand"]["to_act"])
 
-    def _probe_states(self, seed: int, per_count: int = 400):
+    def _probe_states(self, seed: int, per_count: int = 400) -> dict[int, list[Any]]:
         """Random play driven by the documented (slow) way; returns {players: [states]}."""
         rng = random.Random(seed)
         out = {}
         for n in PLAYER_COUNTS:
-            states = []
+            states: list[Any] = []
             match_seed = seed * 1000 + n
             while len(states) < per_count:
                 state, events = self.new_match(players=n, ruleset=RULESET, seed=match_seed)
@@ -132,15 +145,19 @@ class Ours:
             out[n] = states
         return out
 
-    def _attribute_candidates(self):
-        cands = []
+    def _attribute_candidates(self) -> list[tuple[str, Callable[[Any], Any]]]:
+        cands: list[tuple[str, Callable[[Any], Any]]] = []
         fn = getattr(self.engine, "to_act", None)
         if callable(fn):
             cands.append(("engine.to_act(state)", fn))
         for path in ("to_act", "hand.to_act"):
-            getter = operator.attrgetter(path)
+            getter: Callable[[Any], Any] = operator.attrgetter(path)
             cands.append((f"state.{path}", getter))
-            cands.append((f"state.{path}()", lambda s, g=getter: g(s)()))
+
+            def called(s: Any, g: Callable[[Any], Any] = getter) -> Any:
+                return g(s)()
+
+            cands.append((f"state.{path}()", called))
         return cands
 
     def _choose_picker(self, seed: int) -> None:
@@ -169,7 +186,7 @@ class Ours:
                     raise RuntimeError(
                         f"legal_actions scan {scan} disagrees with view()['hand']['to_act']"
                     )
-        timings = {}
+        timings: dict[str, float] = {}
         for kind in ("view", "scan"):
             t0 = perf_counter()
             for n in PLAYER_COUNTS:
@@ -178,7 +195,7 @@ class Ours:
                 for s in probe[n]:
                     pick(s, rng.choice)
             timings[kind] = perf_counter() - t0
-        best = min(timings, key=timings.get)
+        best = min(timings, key=timings.__getitem__)
         self.to_act_source = {
             "view": 'view(state, None)["hand"]["to_act"] + legal_actions(state, seat)',
             "scan": "legal_actions(state, seat) for every seat",
@@ -189,10 +206,10 @@ class Ours:
 
     # -- pickers: (state, choice) -> (seat, legal actions of seat), or (None, None) ----------
 
-    def _make_attr_picker(self, getter):
+    def _make_attr_picker(self, getter: Callable[[Any], Any]) -> Picker:
         legal_actions = self.legal_actions
 
-        def pick(state, choice):
+        def pick(state: Any, choice: Choice) -> tuple[Any, Any]:
             seats = getter(state)
             if not seats:
                 return None, None
@@ -201,10 +218,10 @@ class Ours:
 
         return pick
 
-    def _make_picker(self, kind: str, n: int):
+    def _make_picker(self, kind: str, n: int) -> Picker:
         legal_actions, view = self.legal_actions, self.view
         if kind == "view":
-            def pick(state, choice):
+            def pick(state: Any, choice: Choice) -> tuple[Any, Any]:
                 seats = view(state, None)["hand"]["to_act"]
                 if not seats:
                     return None, None
@@ -213,8 +230,8 @@ class Ours:
         else:
             seats_range = range(n)
 
-            def pick(state, choice):
-                options = []
+            def pick(state: Any, choice: Choice) -> tuple[Any, Any]:
+                options: list[tuple[int, Any]] = []
                 for seat in seats_range:
                     acts = legal_actions(state, seat)
                     if acts:
@@ -226,7 +243,8 @@ class Ours:
 
     # -- random play ---------------------------------------------------------------------------
 
-    def play(self, players: int, budget: float, rng: random.Random, match_seed: int):
+    def play(self, players: int, budget: float, rng: random.Random,
+             match_seed: int) -> tuple[int, int, int, float, int]:
         """Random matches until `budget` seconds pass. Returns counters and the next seed."""
         new_match, apply, etype = self.new_match, self.apply, self.etype
         pick = self.pickers[players]
@@ -260,11 +278,11 @@ class Ours:
                     break
         return actions, hands, matches, perf_counter() - start, match_seed
 
-    def sample_states(self, players: int, count: int, seed: int):
+    def sample_states(self, players: int, count: int, seed: int) -> list[tuple[Any, int]]:
         """(state, seat) pairs from random play: every step of whole matches, random seat."""
         rng = random.Random(seed)
         pick = self.pickers[players]
-        samples = []
+        samples: list[tuple[Any, int]] = []
         match_seed = seed
         while len(samples) < count:
             state, _ = self.new_match(players=players, ruleset=RULESET, seed=match_seed)
@@ -277,11 +295,13 @@ class Ours:
                 state, _ = self.apply(state, seat, rng.choice(acts))
         return samples[:count]
 
-    def view_json(self, samples, budget: float):
+    def view_json(self, samples: Sequence[tuple[Any, Any]],
+                  budget: float) -> tuple[float, float, int]:
         return time_views(self.view, samples, budget)
 
 
-def time_views(view, samples: list[tuple], budget: float) -> tuple[float, float, int]:
+def time_views(view: Callable[[Any, Any], Any], samples: Sequence[tuple[Any, Any]],
+               budget: float) -> tuple[float, float, int]:
     """`json.dumps(view(a, b))` for each (a, b) of `samples`, round after round until `budget`
     seconds pass: (microseconds per call, bytes per call, calls)."""
     dumps = json.dumps
@@ -298,7 +318,7 @@ def time_views(view, samples: list[tuple], budget: float) -> tuple[float, float,
     return elapsed / calls * 1e6, nbytes / calls, calls
 
 
-def load_engine():
+def load_engine() -> tuple[ModuleType | None, str | None]:
     try:
         engine = importlib.import_module("engine")
         for name in ("new_match", "apply", "legal_actions", "view"):
@@ -312,13 +332,13 @@ def load_engine():
 # The baseline: pytruco
 # --------------------------------------------------------------------------------------------
 
-def _import_pytruco():
+def _import_pytruco() -> tuple[ModuleType, ModuleType]:
     from pytruco.pdt import chi as pt_chi
     from pytruco.pdt import partida as pt_partida
     return pt_partida, pt_chi
 
 
-def load_pytruco():
+def load_pytruco() -> tuple[tuple[ModuleType, ModuleType] | None, str | None]:
     """Import pytruco, installing it into this interpreter's environment when missing."""
     try:
         mods = _import_pytruco()
@@ -355,16 +375,18 @@ class PyTruco:
     AZULES = ["Alice", "Ariana", "Annie"]
     ROJOS = ["Bob", "Ben", "Bill"]
 
-    def __init__(self, mods) -> None:
+    def __init__(self, mods: tuple[ModuleType, ModuleType]) -> None:
         pt_partida, pt_chi = mods
         self.random_action = pt_chi.random_action
         self.chi = pt_chi.chi
         counter = self
 
-        class CountingPartida(pt_partida.Partida):
+        # pytruco has no types and is imported at run time: to mypy this base is Any (misc), an
+        # attribute of a module object rather than a class it knows (name-defined)
+        class CountingPartida(pt_partida.Partida):  # type: ignore[name-defined,misc]
             """Partida that counts the new rounds it deals (one per finished hand)."""
 
-            def nueva_ronda(self, el_mano):
+            def nueva_ronda(self, el_mano: Any) -> None:
                 counter.new_rounds += 1
                 super().nueva_ronda(el_mano)
 
@@ -372,11 +394,12 @@ class PyTruco:
         self.new_rounds = 0
         self.errors = 0
 
-    def new_partida(self, players: int):
+    def new_partida(self, players: int) -> Any:
         k = players // 2
         return self.Partida(20, self.AZULES[:k], self.ROJOS[:k], verbose=False)
 
-    def play(self, players: int, budget: float, rng_state):
+    def play(self, players: int, budget: float,
+             rng_state: tuple[Any, ...]) -> tuple[int, int, int, float, tuple[Any, ...]]:
         """pytruco's own random walker until `budget` seconds pass.
 
         pytruco deals and draws with the global `random` module, so it is seeded through that;
@@ -413,11 +436,11 @@ class PyTruco:
         finally:
             random.setstate(saved)
 
-    def sample_states(self, players: int, count: int, seed: int):
+    def sample_states(self, players: int, count: int, seed: int) -> list[tuple[Any, Any]]:
         saved = random.getstate()
         random.seed(seed)
         rng = random.Random(seed)
-        samples = []
+        samples: list[tuple[Any, Any]] = []
         try:
             while len(samples) < count:
                 p = self.new_partida(players)
@@ -431,13 +454,14 @@ class PyTruco:
             random.setstate(saved)
         return samples[:count]
 
-    def view(self, p, jid) -> dict:
+    def view(self, p: Any, jid: Any) -> dict[str, Any]:
         """pytruco's per-player view: perspectiva(jid) plus that player's legal actions."""
-        d = p.perspectiva(jid).to_dict()
+        d: dict[str, Any] = p.perspectiva(jid).to_dict()
         d["legal_actions"] = [str(a) for a in self.chi(p, p.manojo(jid))]
         return d
 
-    def view_json(self, samples, budget: float):
+    def view_json(self, samples: Sequence[tuple[Any, Any]],
+                  budget: float) -> tuple[float, float, int]:
         return time_views(self.view, samples, budget)
 
 
@@ -461,7 +485,7 @@ def play_row(r: dict[str, Any]) -> str:
             f" {r['elapsed']:>7.2f}")
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = options(__doc__, "3 s per measurement (under a minute)")
     ap.add_argument("--seconds", type=float, default=None,
                     help="time budget per measurement (default 15, or 3 with --quick)")
@@ -481,7 +505,7 @@ def main(argv=None) -> int:
     ours = None
     if engine is None:
         failed = True
-        log("our engine cannot be imported; its figures will be null:\n" + err)
+        log("our engine cannot be imported; its figures will be null:\n" + str(err))
     else:
         try:
             ours = Ours(engine, args.seed)
@@ -519,7 +543,7 @@ def main(argv=None) -> int:
                     ours = None
                     log(f"our engine failed in random play ({n} players); figures null:\n"
                         + traceback.format_exc())
-            if do_pt:
+            if do_pt and pt is not None:
                 a, h, m, e, pt_rng = pt.play(n, budget / chunks, pt_rng)
                 p_tot = [p_tot[0] + a, p_tot[1] + h, p_tot[2] + m, p_tot[3] + e]
         if ours is not None and o_tot[3] > 0:
@@ -548,7 +572,7 @@ def main(argv=None) -> int:
             view_pt[n] = pt.view_json(samples, budget / len(PLAYER_COUNTS))
 
     # ---- report ------------------------------------------------------------------------------
-    out = {}
+    out: dict[str, Any] = {}
     log("")
     log("Random play to the end of matches (actions/s: apply() vs hacer() calls per second)")
     log(f"{'players':>7}  {'engine':<8} {'actions/s':>11} {'hands/s':>9} {'actions':>10}"

@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -60,7 +61,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def call(port: int, method: str, path: str, token: str, body: object = None,
-         headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], dict]:
+         headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], dict[str, Any]]:
     data = None if body is None else json.dumps(body).encode()
     extra = {"Authorization": f"Bearer {token}", **(headers or {})}
     if data is not None:
@@ -120,7 +121,8 @@ class Attacker:
             self.refused += 1
             return None
         self.created += 1
-        return view["id"]
+        match_id: str = view["id"]
+        return match_id
 
     def _play(self, index: int) -> None:
         rng = random.Random(index)
@@ -151,18 +153,18 @@ class Attacker:
             t.join(WAIT + 15)
 
 
-def figures(values: list[float]) -> dict:
+def figures(values: list[float]) -> dict[str, Any]:
     return {**percentiles(values), "n": len(values)}
 
 
 def run_side(name: str, tree: Path, pg: Postgres, tmp: Path, env: dict[str, str],
-             args: argparse.Namespace) -> dict:
+             args: argparse.Namespace) -> dict[str, Any]:
     side = Side(name, tree, pg, tmp, env)
     try:
         rng = random.Random(7)
         _, victim = register(side.port, "victim")
         _, attacker_token = register(side.port, "attacker")
-        out: dict = {}
+        out: dict[str, Any] = {}
         bot_answers(side.port, victim, "random", 3, rng)  # warm-up, not counted
         for level, count in (("random", args.samples), ("hard", args.hard_samples)):
             out[f"{level}_unloaded"] = figures(bot_answers(side.port, victim, level, count, rng))
@@ -186,7 +188,7 @@ def run_side(name: str, tree: Path, pg: Postgres, tmp: Path, env: dict[str, str]
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    results: dict = {}
+    results: dict[str, Any] = {}
     title = f"bench/fair_bots.py: attacker up to {args.matches} matches of five hard bots"
     with bench_run("truco-bench-fair-bots-", args.ref, title) as (pg, tmp, before):
         sides = {"before": (before, {}),

@@ -100,20 +100,20 @@ def latencies(arrivals: Arrivals, made: list[tuple[str, float]], wait: float) ->
     return [min(arrivals.at.get(m, sent + wait), sent + wait) - sent for m, sent in made]
 
 
-def figures(values: list[float], wait: float) -> dict:
+def figures(values: list[float], wait: float) -> dict[str, Any]:
     return {**percentiles(values), "max": rounded(percentile(values, 1.0), 3),
             "not_arrived": sum(v >= wait for v in values), "n": len(values)}
 
 
 def run_side(name: str, tree: Path, pg: Postgres, tmp: Path,
-             args: argparse.Namespace) -> dict:
+             args: argparse.Namespace) -> dict[str, Any]:
     arrivals = Arrivals()
     with black_hole() as hole:
         return _measure(name, tree, pg, tmp, args, arrivals, hole)
 
 
 def _measure(name: str, tree: Path, pg: Postgres, tmp: Path, args: argparse.Namespace,
-             arrivals: Arrivals, hole: Any) -> dict:
+             arrivals: Arrivals, hole: Any) -> dict[str, Any]:
     side = Side(name, tree, pg, tmp, {"TRUCO_RATE_CREATE": "", "TRUCO_RATE_ACTION": ""})
     try:
         _, victim = register(side.port, "victim")
@@ -148,7 +148,7 @@ def phase_line(side: str, phase: str, f: dict[str, Any], wait: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    results: dict = {}
+    results: dict[str, Any] = {}
     title = f"bench/fair_webhooks.py: {args.samples} samples a phase"
     with bench_run("truco-bench-fair-hooks-", args.ref, title) as (pg, tmp, before):
         trees = {"before": before, "after": ROOT}

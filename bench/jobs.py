@@ -218,12 +218,14 @@ class Workers:
         self.procs = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        text=True) for _ in range(n)]
         for p in self.procs:
+            assert p.stdout is not None  # (stdout=PIPE)
             line = p.stdout.readline()
             if line.strip() != "ready":
                 raise RuntimeError(f"{side} worker did not start: {line!r}")
 
     def go(self) -> None:
         for p in self.procs:
+            assert p.stdin is not None  # (stdin=PIPE)
             p.stdin.write("go\n")
             p.stdin.flush()
 
@@ -289,7 +291,8 @@ class Bench:
         self.engine.dispose()
 
     def now(self) -> float:
-        t = self.conn.execute(self.text("SELECT extract(epoch FROM clock_timestamp())")).scalar()
+        t = self.conn.execute(
+            self.text("SELECT extract(epoch FROM clock_timestamp())")).scalar_one()
         self.conn.rollback()
         return float(t)
 
@@ -322,7 +325,7 @@ class Bench:
         """Units among the first n whose row did not move exactly `moves` versions."""
         bad = self.conn.execute(self.text(
             "SELECT count(*) FROM bench_matches WHERE id < :hi AND version <> :v"),
-            {"hi": unit_id(n), "v": 1 + moves}).scalar()
+            {"hi": unit_id(n), "v": 1 + moves}).scalar_one()
         self.conn.rollback()
         return int(bad)
 
@@ -467,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                     acc[side]["bad"] += got["bad"]
                     print(f"  throughput {side:13} workers={w}: {got['units']} units in "
                           f"{got['seconds']:.2f} s", flush=True)
-            row = {s: {"units_per_s": round(acc[s]["units"] / acc[s]["seconds"], 1)
+            row: dict[str, Any] = {s: {"units_per_s": round(acc[s]["units"] / acc[s]["seconds"], 1)
                        if acc[s]["seconds"] else None, "bad": acc[s]["bad"]} for s in SIDES}
             row["ratio_ours_to_procrastinate"] = rounded(ratio(
                 row["ours"]["units_per_s"], row["procrastinate"]["units_per_s"]), 2)

@@ -126,14 +126,22 @@ def _count_statements(engine: Any) -> None:
     real_run = prepared.run
 
     def run(conn: Any, statements: list[Any], params: dict[str, Any],
-            begin: bool = False, commit: bool = False) -> Any:
+            begin: bool = False, commit: bool = False,
+            after_commit: list[Any] | None = None) -> Any:
         if begin:
             STATEMENTS["BEGIN"] = STATEMENTS.get("BEGIN", 0) + 1
         for one in statements:  # (prepared statements bypass SQLAlchemy's events)
             STATEMENTS[f"EXECUTE {one.name}"] = STATEMENTS.get(f"EXECUTE {one.name}", 0) + 1
         if commit:
             STATEMENTS["COMMIT"] = STATEMENTS.get("COMMIT", 0) + 1
-        return real_run(conn, statements, params, begin, commit)
+        if after_commit:  # in a transaction of their own (prepared.AFTER_COMMIT), then COMMIT
+            for part in prepared.AFTER_COMMIT:
+                kind = part.split(None, 1)[0].upper()
+                STATEMENTS[kind] = STATEMENTS.get(kind, 0) + 1
+            for one in after_commit:
+                STATEMENTS[f"EXECUTE {one.name}"] = STATEMENTS.get(f"EXECUTE {one.name}", 0) + 1
+            STATEMENTS["COMMIT"] = STATEMENTS.get("COMMIT", 0) + 1
+        return real_run(conn, statements, params, begin, commit, after_commit)
 
     prepared.run = run
 

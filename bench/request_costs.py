@@ -36,6 +36,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +62,7 @@ class RequestMeter:
         self.costs: dict[str, list[float]] = {}  # kind: [count, worker ns, pg ns]
 
     def request(self, kind: str, method: str, path: str, body: object = None,
-                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], object]:
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], Any]:
         data = None if body is None else json.dumps(body).encode()
         hdrs = {**(headers or {}), **({"Content-Type": "application/json"} if data else {})}
         pg = self.pg_pids()
@@ -93,7 +94,8 @@ def play_ours(meter: RequestMeter, tokens: list[str], seconds: float, seed: int)
         status, _, joined = meter.request("join", "POST", f"/v1/matches/{view['id']}/join",
                                           {"invite_code": view["invite_code"]}, auths[1])
         assert status == 200, joined
-        return view["id"]
+        created: str = view["id"]
+        return created
 
     match_id = new_match()
     deadline = time.monotonic() + seconds
@@ -159,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         base_meter.costs.clear()
         play_ours(our_meter, tokens, seconds, args.seed + 1)
         play_baseline(base_meter, 1800, seconds)
-        out = {"ours": our_meter.summary(), "baseline": base_meter.summary(),
+        out: dict[str, Any] = {"ours": our_meter.summary(), "baseline": base_meter.summary(),
                "pg": pg.kind, "seconds_per_side": seconds}
         print(f"CPU per request, one at a time ({seconds:g} s per side; PostgreSQL:"
               f" {pg.kind}{'' if postmaster else ', its CPU not measured'}):")

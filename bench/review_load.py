@@ -26,6 +26,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -61,7 +62,7 @@ def played_match(port: int, token: str, seed: int) -> str:
                            {"players": 4, "visibility": "private",
                             "bots": [{"seat": s, "level": "random"} for s in (1, 2, 3)]})
     assert status == 201, view
-    match = view["id"]
+    match: str = view["id"]
     while view["status"] == "active":
         if view["legal_actions"]:
             status, _, view = call(port, "POST", f"/v1/matches/{match}/actions?wait=20",
@@ -85,12 +86,12 @@ def reviews_waiting(port: int, asked: list[tuple[str, str]]) -> tuple[int, int]:
     return waiting, decisions
 
 
-def run(args: argparse.Namespace, pg: Postgres, tmp: Path) -> dict:
+def run(args: argparse.Namespace, pg: Postgres, tmp: Path) -> dict[str, Any]:
     side = Side("reviews", ROOT, pg, tmp, {})
     try:
         rng = random.Random(7)
         _, victim = register(side.port, "victim")
-        out: dict = {}
+        out: dict[str, Any] = {}
         bot_answers(side.port, victim, "random", 3, rng)  # warm-up, not counted
         for level, count in (("random", args.samples), ("hard", args.hard_samples)):
             out[f"{level}_unloaded"] = figures(bot_answers(side.port, victim, level, count, rng))

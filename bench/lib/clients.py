@@ -7,6 +7,7 @@ import json
 import random
 import time
 import uuid
+from typing import Any
 
 from bench.lib.load import Conn, SliceResult
 
@@ -58,7 +59,7 @@ class ActionClient:
         self.auths = [{"Authorization": f"Bearer {t}"} for t in tokens]
         self.rng = random.Random(seed)
         self.match_id: str | None = None
-        self.views: dict[int, tuple[dict, str | None]] = {}
+        self.views: dict[int, tuple[dict[str, Any], str | None]] = {}
         self.last_post_s = 0.0
 
     def _create(self, conn: Conn, res: SliceResult) -> None:
@@ -82,7 +83,8 @@ class ActionClient:
             return
         self.match_id = view["id"]
 
-    def _view(self, conn: Conn, res: SliceResult, seat: int) -> tuple[dict, str | None] | None:
+    def _view(self, conn: Conn, res: SliceResult,
+              seat: int) -> tuple[dict[str, Any], str | None] | None:
         if seat not in self.views:
             status, resp, data = conn.request("GET", f"/v1/matches/{self.match_id}", None,
                                               self.auths[seat])

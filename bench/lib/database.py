@@ -47,7 +47,7 @@ class Postgres:
         self.datadir: Path | None = None
         given = next((os.environ[name] for name in url_env if os.environ.get(name)), None)
         if given:
-            from devtools.embedded_pg import normalise_database_url
+            from app.infra.config import normalise_database_url
             self.url = normalise_database_url(given)
             self.kind = next(name for name in url_env if os.environ.get(name))
         else:
@@ -70,7 +70,8 @@ class Postgres:
     def version(self) -> str:
         with self.admin().cursor() as cur:
             cur.execute("SHOW server_version")
-            return cur.fetchone()[0]
+            version: str = cur.fetchone()[0]
+            return version
 
     def create_database(self, name: str) -> str:
         """A new empty database `name` (an old one of that name is dropped); its URL."""
@@ -87,7 +88,8 @@ class Postgres:
                         "FROM pg_stat_activity WHERE datname = %s "
                         "AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
                         (database,))
-            return cur.fetchall()
+            rows: list[tuple[str, str, str]] = cur.fetchall()
+            return rows
 
     def postmaster_pid(self) -> int | None:
         """The embedded server's postmaster; None for a given server."""

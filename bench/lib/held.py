@@ -8,6 +8,8 @@ import socket
 import threading
 import time
 
+from typing import cast
+
 from bench.lib.processes import MeasuredServer
 from devtools.servers import HOST
 
@@ -39,8 +41,8 @@ class HeldRequests:
         self.done_at = [0.0] * self.n
         self.status = [0] * self.n
         self.body = [b""] * self.n
-        self.answers: collections.Counter = collections.Counter()
-        self.failed: collections.Counter = collections.Counter()
+        self.answers: collections.Counter[int] = collections.Counter()
+        self.failed: collections.Counter[str] = collections.Counter()
         self.sent = 0
         self.held = 0
         self.finished = 0
@@ -129,7 +131,8 @@ class HeldRequests:
                 if self.finished >= self.n:
                     break
                 for key, mask in sel.select(timeout=0.05):
-                    i, sock = key.data, key.fileobj
+                    # (selectors types fileobj as anything with a fileno: here, our sockets)
+                    i, sock = key.data, cast(socket.socket, key.fileobj)
                     if mask & selectors.EVENT_WRITE:
                         if i not in connected:  # the connect finished
                             connected.add(i)

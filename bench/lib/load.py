@@ -10,7 +10,7 @@ import multiprocessing
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -56,8 +56,8 @@ class SliceResult:
         self.count = 0          # measured requests (GETs, or action POSTs)
         self.ok = 0
         self.errors = 0         # exceptions and unexpected statuses
-        self.extra = collections.Counter()
-        self.hist: collections.Counter = collections.Counter()  # latency µs bucket: count
+        self.extra: collections.Counter[str] = collections.Counter()
+        self.hist: collections.Counter[int] = collections.Counter()  # latency µs bucket: count
         self.elapsed = 0.0
         self.end_at = 0.0       # perf_counter() when the last client stopped
         self.client_cpu = 0.0
@@ -110,7 +110,7 @@ def step_once(client: Client, conn: Conn, res: SliceResult) -> None:
         client.reset_after_error()
 
 
-def run_threads(port: int, clients: list[Client], duration: float,
+def run_threads(port: int, clients: Sequence[Client], duration: float,
                 start_at: float | None = None) -> SliceResult:
     """Each client's `step(conn, result)` in its own thread until `duration` passes (from
     `start_at`, a perf_counter() time, when given: the processes of ClientProcs start
@@ -162,7 +162,7 @@ def run_threads(port: int, clients: list[Client], duration: float,
     return total
 
 
-def _client_process(port: int, clients: list[Client], conn: Any) -> None:
+def _client_process(port: int, clients: Sequence[Client], conn: Any) -> None:
     """The loop of one ClientProcs process: run a slice when told, answer its result."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -184,7 +184,7 @@ class ClientProcs:
     ActionClient's match) carries from one slice to the next. Called with a duration, runs
     one slice in every process at once and merges their results."""
 
-    def __init__(self, port: int, clients: list[Client], procs: int) -> None:
+    def __init__(self, port: int, clients: Sequence[Client], procs: int) -> None:
         ctx = multiprocessing.get_context("fork")
         self.procs = []
         self.threads = len(clients)

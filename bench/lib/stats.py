@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import overload
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -51,6 +52,14 @@ def rate(count: float, elapsed: float | None) -> float | None:
 def rounded(x: float | None, digits: int = 1) -> float | None:
     """`x` rounded to `digits` places; None stays None."""
     return None if x is None else round(x, digits)
+
+
+@overload
+def ms(seconds: float) -> float: ...
+@overload
+def ms(seconds: None) -> None: ...
+@overload
+def ms(seconds: float | None) -> float | None: ...
 
 
 def ms(seconds: float | None) -> float | None:

@@ -27,6 +27,7 @@ import resource
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 MARK = "WRK_JSON "
 
@@ -160,13 +161,13 @@ def histogram(points: list[list[float]], maximum: float, requests: int) -> dict[
     return hist
 
 
-def parse_output(text: str) -> dict:
+def parse_output(text: str) -> dict[str, Any]:
     """The figures of one wrk run from its stdout: the ``WRK_JSON`` line of our ``done()``,
     plus ``rps`` (requests / duration), ``non_2xx_3xx`` (wrk's own count, 0 when absent),
     ``text_requests`` (the "N requests in" of wrk's summary), ``socket_errors`` (sum) and
     ``histogram_us``: microseconds -> weight, from the percentile grid, the weights adding
     up to the number of requests."""
-    found = None
+    found: dict[str, Any] | None = None
     for line in text.splitlines():
         if line.startswith(MARK):
             found = json.loads(line[len(MARK):])
@@ -187,7 +188,7 @@ def parse_output(text: str) -> dict:
 
 
 def run(wrk: str, url: str, script: Path, threads: int, connections: int, seconds: int,
-        timeout_s: float = 10.0) -> tuple[dict, float, str]:
+        timeout_s: float = 10.0) -> tuple[dict[str, Any], float, str]:
     """One wrk run: (parsed figures, wrk's CPU seconds, its stdout)."""
     cmd = [wrk, f"-t{threads}", f"-c{connections}", f"-d{max(1, int(seconds))}s",
            "--timeout", f"{max(1, int(timeout_s))}s", "-s", str(script), url]

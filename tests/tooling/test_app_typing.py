@@ -1,6 +1,6 @@
 """app/ type-checks: mypy, strict (its settings in mypy.ini: strict, with the exceptions that
 libraries without types force), finds nothing; so do the scripts, the development tools, the
-example bot (which bot authors copy) and wsgi.py. The engine is held to --strict by
+example bot (which bot authors copy), wsgi.py and the benchmarks. The engine is held to --strict by
 tests/engine/test_typing.py."""
 from __future__ import annotations
 
@@ -23,6 +23,12 @@ def test_app_passes_mypy() -> None:
 
 def test_scripts_tools_and_the_example_bot_pass_mypy() -> None:
     result = mypy("scripts", "devtools", "examples", "wsgi.py")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_benchmarks_pass_mypy() -> None:
+    """bench/'s scripts import `bench.lib...` from the project's root: one module name each."""
+    result = mypy("--explicit-package-bases", "bench")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
