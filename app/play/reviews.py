@@ -154,12 +154,14 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
         db.session.rollback()
         log.exception("the review of match %s cannot be worked out; closed as it stands",
                       claimed)
-        db.session.execute(update(MatchReview).where(MatchReview.match_id == claimed).values(
-            completed_at=now or datetime.now(timezone.utc),
-            stepped_at=now or datetime.now(timezone.utc)))
-        closed = db.session.get(MatchReview, claimed)
-        assert closed is not None
-        enqueue_review_done(get_match(claimed), _tallies(closed.decisions))
+        closed = db.session.execute(
+            update(MatchReview).where(MatchReview.match_id == claimed,
+                                      MatchReview.completed_at.is_(None))
+            .values(completed_at=now or datetime.now(timezone.utc),
+                    stepped_at=now or datetime.now(timezone.utc))
+            .returning(MatchReview.decisions)).scalar_one_or_none()
+        if closed is not None:  # (not closed meanwhile by another worker: told once)
+            enqueue_review_done(get_match(claimed), _tallies(closed))
         db.session.commit()
         return True
 
