@@ -42,15 +42,11 @@ def untyped_when_empty(response: Response) -> Response:
     return response
 
 
-def not_modified(tag: str) -> Response:
+def not_modified(tag: str | None, headers: dict[str, str] | None = None) -> Response:
+    """A 304 with the ETag `tag`, or with none (`None`: a long poll whose wait ran out with
+    nothing to send, as the event log's, which pages by `after`, not by ETag)."""
     response = current_app.response_class(status=304)
-    response.headers.extend(tagged(tag))
-    return response
-
-
-def nothing_new(headers: dict[str, str]) -> Response:
-    """A long poll's 304 with no validator: the wait ran out with nothing to send (the event
-    log's, which pages by `after`, not by ETag)."""
-    response = current_app.response_class(status=304)
-    response.headers.extend(headers)
+    if tag is not None:
+        response.headers.extend(tagged(tag))
+    response.headers.extend(headers or {})
     return response

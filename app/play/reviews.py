@@ -154,11 +154,11 @@ def review_due(seconds: float = REVIEW_SLICE_SECONDS, now: datetime | None = Non
         db.session.rollback()
         log.exception("the review of match %s cannot be worked out; closed as it stands",
                       claimed)
+        at = now or datetime.now(timezone.utc)
         closed = db.session.execute(
             update(MatchReview).where(MatchReview.match_id == claimed,
                                       MatchReview.completed_at.is_(None))
-            .values(completed_at=now or datetime.now(timezone.utc),
-                    stepped_at=now or datetime.now(timezone.utc))
+            .values(completed_at=at, stepped_at=at)
             .returning(MatchReview.decisions)).scalar_one_or_none()
         if closed is not None:  # (not closed meanwhile by another worker: told once)
             enqueue_review_done(get_match(claimed), _tallies(closed))

@@ -15,6 +15,7 @@ import pytest
 from tests.support.api import (act_ok, assert_no_leak, assert_problem, card_strings, create,
                                db_rows, db_scalar, full_match, get_view, join, register,
                                run_worker)
+from tests.support.remote import race
 
 # seat 0 holds the three strongest manilhas (vira 3: the fours), seat 1 nothing
 DEALS = [{"vira": "3d", "hands": [["4c", "4h", "4s"], ["5d", "6d", "7d"]]}]
@@ -275,13 +276,20 @@ def test_only_the_players_of_a_finished_match(client: Any, app: Any) -> None:
     assert db_scalar(app, "SELECT count(*) FROM match_reviews") == 1
 
 
+def _resigned_to_a_bot(client: Any, player: Any, count: int) -> list[str]:
+    """`count` finished matches that `player` resigned against an easy bot."""
+    finished = []
+    for _ in range(count):
+        m = create(client, player, bots=[{"seat": 1, "level": "easy"}])
+        r = client.post(f"/v1/matches/{m['id']}/resign", headers=player.headers)
+        assert r.status_code == 200
+        finished.append(m["id"])
+    return finished
+
+
 def test_a_player_has_at_most_three_reviews_waiting(client: Any, app: Any) -> None:
     ana = register(client, "ana")
-    finished = []
-    for _ in range(4):
-        m = create(client, ana, bots=[{"seat": 1, "level": "easy"}])
-        assert client.post(f"/v1/matches/{m['id']}/resign", headers=ana.headers).status_code == 200
-        finished.append(m["id"])
+    finished = _resigned_to_a_bot(client, ana, 4)
     for match_id in finished[:3]:
         _ask(client, match_id, ana)
     r = client.post(f"/v1/matches/{finished[3]}/review", headers=ana.headers)
@@ -295,25 +303,11 @@ def test_a_player_has_at_most_three_reviews_waiting(client: Any, app: Any) -> No
 def test_one_players_asks_at_once_stop_at_three_waiting(client: Any, app: Any) -> None:
     # (without the lock on the asker, 5 or 6 of 10 asks at once were queued)
     ana = register(client, "ana")
-    finished = []
-    for _ in range(10):
-        m = create(client, ana, bots=[{"seat": 1, "level": "easy"}])
-        assert client.post(f"/v1/matches/{m['id']}/resign", headers=ana.headers).status_code == 200
-        finished.append(m["id"])
-    barrier = threading.Barrier(len(finished))
-    statuses: list[int] = []
-
-    def ask(match_id: str) -> None:
-        own = app.test_client()  # (a client, and an app context, per thread)
-        barrier.wait(timeout=10)
-        statuses.append(own.post(f"/v1/matches/{match_id}/review",
-                                 headers=ana.headers).status_code)
-    threads = [threading.Thread(target=ask, args=(m,)) for m in finished]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert sorted(statuses) == [202] * 3 + [429] * 7
+    finished = _resigned_to_a_bot(client, ana, 10)
+    answers = race([  # (a test client, and an app context, per thread)
+        lambda m=m: app.test_client().post(f"/v1/matches/{m}/review", headers=ana.headers)
+        for m in finished])
+    assert sorted(r.status_code for r in answers) == [202] * 3 + [429] * 7
     assert db_scalar(app, "SELECT count(*) FROM match_reviews") == 3
 
 

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from app.http.auth import accepts_player, optional_player
 from app.http.precedence import match_first
 from app.http.long_poll import wait_until
-from app.http.responses import json_response, nothing_new
+from app.http.responses import json_response, not_modified
 from app.http.schemas.docs import not_modified_doc
 from app.http.schemas.events import EventPageSchema
 from app.http.schemas.inputs import EventsQuerySchema
@@ -39,5 +39,5 @@ def events(args: dict[str, Any], match_id: str) -> Response:
 
     page = some() or wait_until([match_id], some, args["wait"], watch=[match_id])
     if page is None:
-        return nothing_new(headers={"Cache-Control": PRIVATE_CACHE_CONTROL})
+        return not_modified(None, {"Cache-Control": PRIVATE_CACHE_CONTROL})
     return json_response(page, headers={"Cache-Control": PRIVATE_CACHE_CONTROL})
