@@ -1,6 +1,7 @@
-"""The action verb, as every front calls it: the rate limit, the Idempotency-Key check, then
-the action itself (app/play/moves.py: If-Match, the engine, the store, the notification), in
-that order; and whether its answer waits for the caller's next turn (`?wait=N`)."""
+"""The action verb, as every front calls it: the rate limit (a stored answer replayed past
+it), the Idempotency-Key check, then the action itself (app/play/moves.py: If-Match, the
+engine, the store, the notification), in that order; and whether its answer waits for the
+caller's next turn (`?wait=N`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,10 +18,29 @@ from app.play.store import get_match
 def send_action(player_id: str, match_id: str, body: dict[str, Any], *,
                 if_match: str | None, key_header: str | None) -> Answer:
     """`player_id`'s action `body` on `match_id`: 429 over the rate limit, 422 for an
-    unusable Idempotency-Key (`key_header`, as the request sent it), then the action."""
-    ratelimit.check("action", player_id)
+    unusable Idempotency-Key (`key_header`, as the request sent it), then the action. A
+    retry whose key has an answer stored gets that answer even over the limit: retrying
+    after a lost answer is what the key is for, and a replay changes nothing."""
+    try:
+        ratelimit.check("action", player_id)
+    except ApiError as over:
+        stored = _stored_answer(player_id, match_id, body, key_header)
+        if stored is None:
+            raise over
+        return stored
     return moves.act(player_id, match_id, body, if_match=if_match,
                      idempotency_key=idempotency_key(key_header))
+
+
+def _stored_answer(player_id: str, match_id: str, body: dict[str, Any],
+                   key_header: str | None) -> Answer | None:
+    """The answer stored for the request's Idempotency-Key (moves.stored_answer); None
+    without a usable key."""
+    try:
+        key = idempotency_key(key_header)
+    except ApiError:
+        return None
+    return None if key is None else moves.stored_answer(player_id, match_id, body, key)
 
 
 def idempotency_key(key: str | None) -> str | None:

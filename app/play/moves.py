@@ -11,12 +11,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import orjson
+from sqlalchemy import Text, cast, func, select
 from sqlalchemy.orm.attributes import flag_modified
 
 import engine
 from app.db import hot_rows, hot_sql
 from app.db.extensions import db
-from app.db.models import Match, Player, Seat
+from app.db.models import IdempotencyRecord, Match, Player, Seat
 from app.db.writes import SESSION_WRITES, BufferedWrites, Endpoint, Writes
 from app.infra.encoding import etag_matches, json_bytes
 from app.infra.problems import ApiError
@@ -104,11 +105,7 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
             raise ApiError(403, "not_a_player", "you have no seat in this match")
         seat = held.seat
         if loaded.replay is not None:  # (read only for a key; the transaction rolls back)
-            if loaded.replay["request_hash"] != request_hash(body):
-                raise ApiError(422, "idempotency_key_reused",
-                               "this Idempotency-Key was used with another body")
-            return Answer(loaded.replay["status_code"], orjson.loads(loaded.replay["answer"]),
-                          {**loaded.replay["headers"], "Idempotent-Replayed": "true"})
+            return _replayed(loaded.replay, body)
         if if_match is not None and not etag_matches(if_match, etag(match, seat)):
             raise ApiError(412, "version_mismatch",
                            "the match changed since that representation",
@@ -118,6 +115,31 @@ def act(player_id: str, match_id: str, body: dict[str, Any], *, if_match: str | 
         hot_sql.write_and_commit(connection, match, writes, seat, player_id, idempotency)
     recent.remember(match, loaded.endpoints)  # (views of this version render from it)
     return answer
+
+
+def _replayed(stored: Mapping[str, Any], body: dict[str, Any]) -> Answer:
+    """The answer stored for an Idempotency-Key (`stored`: its record's `request_hash`,
+    `status_code`, `answer` and `headers`), marked as a replay; 422 `idempotency_key_reused`
+    when the key came with another body."""
+    if stored["request_hash"] != request_hash(body):
+        raise ApiError(422, "idempotency_key_reused",
+                       "this Idempotency-Key was used with another body")
+    return Answer(stored["status_code"], orjson.loads(stored["answer"]),
+                  {**stored["headers"], "Idempotent-Replayed": "true"})
+
+
+def stored_answer(player_id: str, match_id: str, body: dict[str, Any],
+                  idempotency_key: str) -> Answer | None:
+    """The answer stored for the caller's Idempotency-Key on this match, as `act` replays it
+    (or 422 for another body); None when the key has no answer stored. Read without the
+    match's lock: a stored answer never changes."""
+    r = IdempotencyRecord
+    found = db.session.execute(
+        select(r.request_hash, r.status_code,
+               func.coalesce(r.answer, cast(r.response, Text)).label("answer"), r.headers)
+        .where(r.player_id == player_id, r.match_id == match_id, r.key == idempotency_key)
+    ).mappings().one_or_none()
+    return None if found is None else _replayed(dict(found), body)
 
 
 def _made(match: Match, held: Seat, player_id: str, body: dict[str, Any],

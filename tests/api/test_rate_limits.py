@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from app import create_app
-from tests.support.api import run_worker
+from tests.support.api import db_execute, run_worker
 
 LIMITS = {"RATE_LIMIT_REGISTER": "3/60", "RATE_LIMIT_ACTION": "2/60",
           "RATE_LIMIT_CREATE": "4/60"}
@@ -57,6 +57,41 @@ def test_actions_are_limited_per_player_and_a_limited_action_changes_nothing(
     assert statuses == [200, 200, 429]
     after = limited_client.get(f"/v1/matches/{match['id']}", headers=auth).json
     assert after["version"] == view["version"]
+
+
+@pytest.mark.parametrize("kept_as_jsonb", [False, True])
+def test_a_retry_over_the_action_limit_gets_its_stored_answer(
+        limited_app: Any, limited_client: Any, kept_as_jsonb: bool) -> None:
+    """A client that lost the answer to an action retries with its Idempotency-Key: over the
+    limit it still gets the answer stored for that key (a new key or no key gets 429, and a
+    key sent with another body 422), and nothing is applied twice. So does a record kept
+    as JSONB, as before migration 0010."""
+    token = limited_client.post("/v1/players", json={"name": "ana"}).json["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    match = limited_client.post("/v1/matches", headers=auth, json={
+        "players": 2, "bots": [{"seat": 1, "level": "random"}], "seed": 3,
+        "options": {"first_dealer": 1}}).json  # (ana leads: her turn at once)
+    url = f"/v1/matches/{match['id']}/actions"
+    action = match["legal_actions"][0]
+    first = limited_client.post(url, headers={**auth, "Idempotency-Key": "k1"}, json=action)
+    assert first.status_code == 200
+    if kept_as_jsonb:
+        db_execute(limited_app, "UPDATE idempotency_records SET response = answer::jsonb,"
+                   " answer = NULL")
+    retries = [limited_client.post(url, headers={**auth, "Idempotency-Key": "k1"}, json=action)
+               for _ in range(3)]  # (the limit is 2 a minute: the last two are over it)
+    assert [r.status_code for r in retries] == [200, 200, 200]
+    assert all(r.headers["Idempotent-Replayed"] == "true" and r.json == first.json
+               for r in retries)
+    fresh = limited_client.post(url, headers={**auth, "Idempotency-Key": "k2"}, json=action)
+    bare = limited_client.post(url, headers=auth, json=action)
+    assert fresh.status_code == bare.status_code == 429
+    assert action["type"] == "play"
+    reused = limited_client.post(url, headers={**auth, "Idempotency-Key": "k1"},
+                                 json={"type": "raise"})
+    assert reused.status_code == 422 and reused.json["code"] == "idempotency_key_reused"
+    after = limited_client.get(f"/v1/matches/{match['id']}", headers=auth).json
+    assert after["version"] == first.json["version"]
 
 
 def test_limits_are_shared_by_every_process(database_url: str, clean_db: None) -> None:
