@@ -8,13 +8,14 @@ from typing import Any
 
 from psycopg2 import errors as pg_errors
 from sqlalchemy import func, select
+from sqlalchemy import update as sql_update
 from sqlalchemy.exc import IntegrityError
 
 from app.infra.problems import ApiError
 from app.db.extensions import db
-from app.play.inbox import open_matches
-from app.play.store import bump, lock_match, notify
-from app.db.models import Player
+from app.play.inbox import OVER, open_matches
+from app.play.store import bump, lock_match, notify, notify_version
+from app.db.models import Match, Player, Seat
 
 INDEX = "uq_players_handle"
 
@@ -50,8 +51,8 @@ def claimed() -> Iterator[None]:
 
 def update(player: Player, body: dict[str, Any]) -> None:
     """Set the caller's `name` and/or `handle` (null: none) and commit, or 409. Each match
-    they sit in that is not over gets a new version, so its views (whose ETags name a
-    version) show the change."""
+    they sit in gets a new version, so its views (whose ETags name a version) show the
+    change, and no ETag ever names two bodies."""
     with claimed():
         if "name" in body:
             player.name = body["name"].strip()
@@ -62,6 +63,30 @@ def update(player: Player, body: dict[str, Any]) -> None:
             match = lock_match(match_id)
             bump(match)
             notify(match)
+        _bump_over(player)
+
+
+def _bump_over(player: Player) -> None:
+    """A new version of each finished or cancelled match the player sits in, in one
+    statement (a player may have thousands); locked in id order first, as `lock_match`
+    locks one. Their `updated_at` stays when they were last played (the inbox orders by it)."""
+    ids = list(db.session.execute(
+        select(Match.id).join(Seat, Seat.match_id == Match.id)
+        .where(Seat.player_id == player.id, Match.status.in_(OVER))
+        .order_by(Match.id).with_for_update(of=Match)).scalars())
+    if not ids:
+        return
+    versions = db.session.execute(
+        sql_update(Match).where(Match.id.in_(ids))
+        .values(version=Match.version + 1, updated_at=Match.updated_at)
+        .returning(Match.id, Match.version).execution_options(synchronize_session=False)).all()
+    seated: dict[str, set[str]] = {match_id: set() for match_id in ids}
+    for match_id, player_id in db.session.execute(
+            select(Seat.match_id, Seat.player_id).where(Seat.match_id.in_(ids))):
+        if player_id is not None:
+            seated[match_id].add(player_id)
+    for match_id, version in versions:
+        notify_version(match_id, version, seated[match_id])
 
 
 def invited_ids(invites: list[dict[str, Any]]) -> list[dict[str, Any]]:

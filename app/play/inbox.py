@@ -120,6 +120,5 @@ def open_matches(player: Player) -> list[str]:
 
 def list_tag(listed: dict[str, Any]) -> str:
     """The ETag of a page: a hash of the page itself, so that it differs whenever the body
-    does: from one player's page of the same matches to another's (`you`, `your_turn`), and
-    when a name in a finished match's seats changes without a new version."""
+    does: from one player's page of the same matches to another's (`you`, `your_turn`)."""
     return content_etag(json_bytes(listed))

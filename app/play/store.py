@@ -70,8 +70,14 @@ def notify(match: Match, *others: str, writes: Writes = SESSION_WRITES) -> None:
     inbox both wake: `<match id>:<version>:<player id>,<player id>...`."""
     # (a seat added in this transaction has its player but no player_id before the flush)
     players = {s.player.id for s in match.seats if s.player is not None} | set(others)
-    writes.notify(CHANNEL, f"{match.id}:{match.version}:{','.join(sorted(players))}")
-    writes.changed(match.id, match.version)
+    notify_version(match.id, match.version, players, writes)
+
+
+def notify_version(match_id: str, version: int, players: set[str],
+                   writes: Writes = SESSION_WRITES) -> None:
+    """`notify` for a match known by its id, new version and seated players."""
+    writes.notify(CHANNEL, f"{match_id}:{version}:{','.join(sorted(players))}")
+    writes.changed(match_id, version)
 
 
 def append_events(match: Match, events: Sequence[Mapping[str, Any]],

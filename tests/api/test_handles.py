@@ -142,6 +142,34 @@ def test_inviting_yourself_by_handle_is_422(client: Any) -> None:
     assert "invite" in assert_problem(r, 422, "validation_error")["errors"]
 
 
+def test_a_new_name_is_a_new_version_of_the_players_finished_matches(client: Any) -> None:
+    """Their views name the players too: under the ETag a client holds, the old name; asked
+    with it, a new version with the new name (never the new name under the old ETag, which
+    another process, or this one's cache, would still answer 304 to). Each keeps when it was
+    last played, and a match the player has no seat in keeps its version."""
+    ana, bia, cid = register(client, "ana"), register(client, "bia"), register(client, "cid")
+    done = []
+    for opponent in (bia, bia, cid):
+        match_id = create(client, ana, players=2, seat=0)["id"]
+        client.post(f"/v1/matches/{match_id}/join", json={}, headers=opponent.headers)
+        assert client.post(f"/v1/matches/{match_id}/resign",
+                           headers=ana.headers).status_code == 200
+        done.append(match_id)
+    before = {m: client.get(f"/v1/matches/{m}", headers=ana.headers) for m in done}
+    assert client.patch("/v1/players/me", json={"name": "Bia B"},
+                        headers=bia.headers).status_code == 200
+    for m in done[:2]:
+        tag = before[m].headers["ETag"]
+        after = client.get(f"/v1/matches/{m}", headers={**ana.headers, "If-None-Match": tag})
+        assert after.status_code == 200 and after.headers["ETag"] != tag
+        assert after.json["version"] == before[m].json["version"] + 1
+        assert after.json["seats"][1]["player"]["name"] == "Bia B"
+        assert after.json["updated_at"] == before[m].json["updated_at"]
+    tag = before[done[2]].headers["ETag"]
+    assert client.get(f"/v1/matches/{done[2]}",
+                      headers={**ana.headers, "If-None-Match": tag}).status_code == 304
+
+
 def test_views_of_the_players_open_matches_show_a_new_handle_and_name(client: Any) -> None:
     ana, bia = register(client, "ana"), register(client, "bia")
     m = create(client, ana, players=2, seat=0)

@@ -210,13 +210,13 @@ def test_two_players_pages_of_one_match_have_their_own_etags(client: Any) -> Non
     r = client.get("/v1/me/matches", headers={**bia.headers,
                                               "If-None-Match": theirs.headers["ETag"]})
     assert r.status_code == 304
-    # a finished match keeps its version when a player renames, but its summary names them
+    # a player's new name is a new version of their finished match, and a new page
     assert client.patch("/v1/players/me", headers=ana.headers,
                         json={"name": "Ana Maria"}).status_code == 200
     r = client.get("/v1/me/matches", headers={**bia.headers,
                                               "If-None-Match": theirs.headers["ETag"]})
     assert r.status_code == 200 and r.json["items"][0]["version"] == theirs.json["items"][0][
-        "version"]
+        "version"] + 1
     assert [s["player"]["name"] for s in r.json["items"][0]["seats"]] == ["Ana Maria", "seat 1"]
 
 
