@@ -18,6 +18,7 @@ from app.play.bot_quota import check_bot_quota
 from app.infra.problems import ApiError
 from app.play.invitation_rules import check_invitation_quota
 from app.db.extensions import db
+from app.play.level_players import level_of
 from app.play.fairness import fairness_config, key_of, match_key, new_secret
 from app.play.store import append_events, bump, lock_match, notify, start_state, store
 from app.db.models import Match, Player, Seat, new_id
@@ -153,6 +154,9 @@ def _invite_errors(player_id: str, invites: list[dict[str, Any]], players: int,
         errors.append("a player can be invited to one seat only")
     if player_id in ids:
         errors.append("you take your own seat: do not invite yourself")
+    levels = sorted({level for level in map(level_of, ids) if level is not None})
+    if levels:  # (its player never joins: the seat would wait for the invitation to expire)
+        errors.append(f"a built-in level plays by `bots`, not by invitation: {levels[0]}")
     return errors
 
 

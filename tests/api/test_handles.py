@@ -135,6 +135,18 @@ def test_bad_invitations_by_handle_are_422(client: Any, app: Any, invite: Any,
     assert db_scalar(app, "SELECT count(*) FROM matches") == 0
 
 
+@pytest.mark.parametrize("invite", [{"seat": 1, "player_id": "p_level_easy"},
+                                    {"seat": 1, "handle": "bot-hard"}])
+def test_inviting_a_built_in_level_is_422(client: Any, app: Any, invite: Any) -> None:
+    """Its player never joins (a level plays from `bots`): the seat would wait for days."""
+    ana = register(client, "ana")
+    r = client.post("/v1/matches", json={"players": 2, "invite": [invite]},
+                    headers=ana.headers)
+    errors = assert_problem(r, 422, "validation_error")["errors"]["invite"]
+    assert any("built-in level" in e for e in errors)
+    assert db_scalar(app, "SELECT count(*) FROM matches") == 0
+
+
 def test_inviting_yourself_by_handle_is_422(client: Any) -> None:
     ana = client.post("/v1/players", json={"name": "ana", "handle": "ana"}).json
     r = client.post("/v1/matches", json={"players": 2, "invite": [{"seat": 1, "handle": "ana"}]},
