@@ -53,6 +53,12 @@ def test_bot_flag(client: Any) -> None:
     assert client.get(f"/v1/players/{r.json['id']}").json["bot"] is True
 
 
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+"""Man, woman, girl: one emoji of five characters, joined by zero-width joiners."""
+PERSIAN = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+"""A Persian word written with a zero-width non-joiner, as Persian spelling requires."""
+
+
 @pytest.mark.parametrize(("sent", "stored"), [
     ("  ana  ", "ana"),
     ("\tbob\n", "bob"),
@@ -60,6 +66,11 @@ def test_bot_flag(client: Any) -> None:
     ("a" * 32, "a" * 32),
     ("  " + "b" * 32 + "  ", "b" * 32),
     ("José da Silva", "José da Silva"),
+    # joiners in an emoji sequence and in Persian, no-break and ideographic spaces
+    (FAMILY, FAMILY),
+    (PERSIAN, PERSIAN),
+    ("Ana\u00a0Maria", "Ana\u00a0Maria"),
+    ("\u5c71\u7530\u3000\u592a\u90ce", "\u5c71\u7530\u3000\u592a\u90ce"),
 ])
 def test_names_are_trimmed(client: Any, sent: str, stored: str) -> None:
     r = client.post("/v1/players", json={"name": sent})
@@ -73,7 +84,9 @@ def test_names_are_trimmed(client: Any, sent: str, stored: str) -> None:
                                   # print as nothing: blank Braille, Hangul fillers, a
                                   # zero-width space, a lone combining mark
                                   "\u2800", "\u3164\u3164", "\u115f", "\uffa0", "\u200b",
-                                  "\u0301"])
+                                  "\u0301", "\u200d", "\u00a0\u200c",
+                                  # a direction override (spoofs what follows), a soft hyphen
+                                  "ana\u202egnp.exe", "a\u00adb"])
 def test_bad_names_are_422(client: Any, app: Any, name: str) -> None:
     r = client.post("/v1/players", json={"name": name})
     body = assert_problem(r, 422, "validation_error")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -14,10 +15,21 @@ from engine.actions import KINDS as ACTION_KINDS
 from engine.bots import BOT_LEVELS
 
 
+JOINERS = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: format characters that names in Persian, Indic
+scripts and emoji sequences (a family, a flag of skin tones) need, so printable in a name."""
+
+
+def printable(char: str) -> bool:
+    """Printable in a name: what Python calls printable, a joiner, or a space of any width
+    (Python leaves out every space but U+0020; a no-break space is a name's too)."""
+    return char.isprintable() or char in JOINERS or unicodedata.category(char) == "Zs"
+
+
 def check_name(value: str) -> None:
     """A player's name: 1 to 32 printable characters after trimming, one of them visible."""
     text = value.strip()
-    if not 1 <= len(text) <= 32 or not text.isprintable():
+    if not 1 <= len(text) <= 32 or not all(map(printable, text)):
         raise ValidationError("must be 1 to 32 printable characters after trimming")
     if not any(visible(c) for c in text):
         raise ValidationError("must contain at least one visible character")
