@@ -1,7 +1,7 @@
 """One outgoing HTTP POST made safely: to an address checked after DNS resolution (the
 connection goes to that address, so DNS cannot change between check and connect), with
 connect, read and total time limits, no redirect followed, and at most a few KiB of the
-answer read."""
+answer read (its headers and interim answers included)."""
 from __future__ import annotations
 
 import http.client
@@ -10,6 +10,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from app.webhooks.urls import IPAddress, Target, UnsafeUrl, check
 
@@ -20,10 +21,68 @@ TOTAL_TIMEOUT = 10.0
 tried: then the socket is shut and the attempt has failed."""
 MAX_ANSWER_BYTES = 4096
 """What is read of an answer's body; the rest is never read."""
+MAX_READ_BYTES = 16384
+"""What is read of an answer in all: status lines, headers, any interim (1xx) answers and
+the body's framing (chunk sizes and their extensions) with the body. Past it the attempt has
+failed: a receiver cannot keep a sender reading (and holding what it read) until the
+deadline."""
 
 
 class OutboundError(Exception):
     """The request could not be made or finished (refused URL, network error, timeout)."""
+
+
+class AnswerTooLarge(http.client.HTTPException):
+    """More than MAX_READ_BYTES of an answer came before its end (or its first
+    MAX_ANSWER_BYTES of body)."""
+
+
+class _Capped:
+    """A response's file that lets at most `cap` bytes through in all, then raises
+    AnswerTooLarge (never reading more than one byte past the cap)."""
+
+    def __init__(self, fp: Any, cap: int) -> None:
+        self._fp = fp
+        self._left = cap
+
+    def _counted(self, n: int) -> int:
+        self._left -= n
+        if self._left < 0:
+            raise AnswerTooLarge(f"more than {MAX_READ_BYTES} bytes of answer")
+        return n
+
+    def _bound(self, n: int | None) -> int:
+        return self._left + 1 if n is None or n < 0 else min(n, self._left + 1)
+
+    def read(self, n: int | None = None) -> bytes:
+        data: bytes = self._fp.read(self._bound(n))
+        self._counted(len(data))
+        return data
+
+    def read1(self, n: int = -1) -> bytes:
+        data: bytes = self._fp.read1(self._bound(n))
+        self._counted(len(data))
+        return data
+
+    def readline(self, limit: int = -1) -> bytes:
+        line: bytes = self._fp.readline(self._bound(limit))
+        self._counted(len(line))
+        return line
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer)
+        return self._counted(self._fp.readinto(view[:self._bound(len(view))]) or 0)
+
+    def __getattr__(self, name: str) -> Any:  # close, flush, fileno, closed...
+        return getattr(self._fp, name)
+
+
+class _CappedResponse(http.client.HTTPResponse):
+    """An answer read through _Capped."""
+
+    def __init__(self, sock: socket.socket, *args: Any, **kwargs: Any) -> None:
+        super().__init__(sock, *args, **kwargs)
+        self.fp = _Capped(self.fp, MAX_READ_BYTES)  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -35,7 +94,10 @@ class Reply:
 
 
 class _PinnedHTTP(http.client.HTTPConnection):
-    """HTTP to a fixed address; Host names the URL's host."""
+    """HTTP to a fixed address; Host names the URL's host; the answer read within
+    MAX_READ_BYTES."""
+
+    response_class = _CappedResponse
 
     def __init__(self, target: Target, address: IPAddress, connect_timeout: float,
                  deadline: float) -> None:

@@ -46,6 +46,8 @@ def parse(url: str, *, allow_http: bool) -> Target:
         raise UnsafeUrl("must name a host")
     if parts.username is not None or parts.password is not None:
         raise UnsafeUrl("must not contain a user name or password")
+    if port == 0:  # (not a port a receiver listens on; `or` below would make it the default)
+        raise UnsafeUrl("must not name port 0")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(scheme, parts.hostname, port or (443 if scheme == "https" else 80), path)
 

@@ -105,6 +105,18 @@ def test_the_signature_fails_with_another_secret_or_an_old_timestamp(client: Any
     assert not verify(other["secret"], got.headers, got.body)
     forged = {**got.headers, "webhook-timestamp": str(int(time.time()) - 3600)}
     assert not verify(made["secret"], forged, got.body)
+    # malformed or missing headers are a False, never an exception (a receiver's 500)
+    signature = got.headers["webhook-signature"]
+    for bad in ({"webhook-signature": "v1,\u00e9t\u00e9"}, {"webhook-timestamp": "abc"},
+                {"webhook-timestamp": "\u00b2"}, {"webhook-signature": "v1,%%%"},
+                {"webhook-signature": "v2," + signature.partition(",")[2]},
+                {"webhook-id": ""}):
+        assert not verify(made["secret"], {**got.headers, **bad}, got.body), bad
+    for name in ("webhook-id", "webhook-timestamp", "webhook-signature"):
+        assert not verify(made["secret"], {k: v for k, v in got.headers.items() if k != name},
+                          got.body)
+    assert verify(made["secret"], {**got.headers, "webhook-signature": f"v1,AAAA {signature}"},
+                  got.body)
 
 
 def test_your_turn_follows_the_seats_to_act_and_no_payload_has_cards(

@@ -41,7 +41,8 @@ def test_parse_keeps_the_host_port_and_path() -> None:
 
 @pytest.mark.parametrize("url", ["http://h.example/", "ftp://h.example/", "//h.example/",
                                  "https://u@h.example/", "https://h.example:0x50/",
-                                 "https://h.example/\x00", "https:///x"])
+                                 "https://h.example/\x00", "https:///x",
+                                 "https://h.example:0/", "https://8.8.8.8:00/"])
 def test_parse_refuses(url: str) -> None:
     with pytest.raises(UnsafeUrl):
         parse(url, allow_http=False)
