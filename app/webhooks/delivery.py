@@ -95,6 +95,11 @@ class Claim:
     """The player whose endpoint it is."""
 
 
+GONE = 410
+"""An answer that disables the endpoint at once (the Standard Webhooks specification: the
+receiver says the endpoint is gone for good, so retrying for a day helps nobody)."""
+
+
 def backoff(attempts: int, rng: random.Random | None = None) -> timedelta:
     """The wait after the `attempts`-th failed attempt: 10 s doubled per attempt, at most 2 h,
     times a random factor from 0.5 to 1 (so that endpoints coming back are not hit by every
@@ -218,6 +223,9 @@ def record(found: Claim, outcome: Reply | str, now: datetime) -> str | None:
         delivery.delivered_at = now
         delivery.next_attempt_at = None
         delivery.last_error = None
+    elif isinstance(outcome, Reply) and outcome.status == GONE:
+        _give_up(delivery, error)
+        _disable(delivery.endpoint_id, now, f"the endpoint answered {error}"[:200])
     elif now - delivery.created_at >= RETRY_WINDOW:
         _give_up(delivery, error)
         _disable(delivery.endpoint_id, now, f"deliveries failed for a day: {error}"[:200])

@@ -154,6 +154,24 @@ def test_bots_moves_cause_deliveries_in_the_worker(client: Any, app: Any,
     assert deliver(app) == 1 and hook.received[0].json["data"]["match_id"] == m["id"]
 
 
+def test_an_endpoint_that_answers_410_gone_is_disabled_at_once(
+        client: Any, app: Any, hook: Receiver) -> None:
+    """Its receiver says it is gone for good: no retries for a day, and its other waiting
+    deliveries fail with it."""
+    hook.status = 410
+    ana = register(client, "ana")
+    made = add(client, ana, hook.url(), events=["match_started"])
+    for _ in range(2):
+        create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
+    assert deliver(app) == 1  # (the other is not sent: it failed with the endpoint)
+    assert sorted((r.status, r.attempts) for r in deliveries(app)) == [("failed", 0),
+                                                                        ("failed", 1)]
+    shown = client.get(f"/v1/me/webhooks/{made['id']}", headers=ana.headers).json
+    assert shown["status"] == "disabled" and "HTTP 410" in shown["disabled_reason"]
+    assert deliver(app, datetime.now(timezone.utc) + timedelta(hours=1)) == 0
+    assert len(hook.received) == 1
+
+
 def test_subscriptions_and_deleted_endpoints(client: Any, app: Any, hook: Receiver) -> None:
     ana, bia = register(client, "ana"), register(client, "bia")
     turns = add(client, ana, hook.url("/turns"), events=["your_turn"])

@@ -44,7 +44,8 @@ class WebhookSchema(ResponseSchema):
     url = fields.String()
     events = fields.List(enum(WEBHOOK_EVENTS))
     status = enum(ENDPOINT_STATUSES, metadata={
-        "description": "disabled: deliveries failed for a day; nothing more is sent"})
+        "description": "disabled: deliveries failed for a day, or it answered 410 Gone; "
+                       "nothing more is sent"})
     disabled_at = fields.DateTime(allow_none=True)
     disabled_reason = fields.String(allow_none=True)
     created_at = fields.DateTime()
