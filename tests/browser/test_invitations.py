@@ -149,6 +149,8 @@ def test_a_challenge_by_handle_is_accepted_at_the_table_and_the_match_starts(
     assert "place-bottom" in ana.css(".seat[data-seat='1']").get_attribute("class")
     assert "them" in ana.css(".seat[data-seat='0']").get_attribute("class").split()
     assert "team-1" in ana.css(".scoreboard .us").get_attribute("class").split()  # hers first
+    teams = " ".join(ana.css(".scoreboard .teams").text.split())
+    assert teams == "Us 0 × 0 Them"  # seen from her seat, not "Team 2 0 × 0 Team 1"
     assert _axe(ana) == []
     ana.click("[data-testid=accept-invitation]")
     for browser in (ana, bia):

@@ -1,6 +1,7 @@
 // How the table names things: the calls of a raise ladder, the answers, seats and teams,
 // the rules and the time per turn, and a sentence for each event.
 
+import * as api from "./api.js";
 import { cardName } from "./cards.js";
 import { t } from "./i18n.js";
 
@@ -112,18 +113,30 @@ export function seatName(view, seat) {
   return `${t("seat")} ${seat + 1} (${s.invited ? t("invited") : t("emptySeat")})`;
 }
 
+/** My team at `view`'s table: my seat's, else that of the seat reserved for me (an invitation
+ * is seen from it), else null (a spectator). */
+export function myTeam(view) {
+  if (view.you) return view.you.team;
+  const me = api.token() ? api.me() : null;
+  const held = me && (view.seats || []).find((s) => s.invited && s.player
+    && s.player.id === me.id);
+  return held ? held.seat % 2 : null;
+}
+
 /** "Us" / "Them" (or "Team 1" / "Team 2" for a spectator). */
 export function teamName(view, team) {
   if (team === null || team === undefined) return t("tie");
-  if (!view.you) return `${t("table")} ${team + 1}`;
-  return team === view.you.team ? t("us") : t("them");
+  const mine = myTeam(view);
+  if (mine === null) return `${t("table")} ${team + 1}`;
+  return team === mine ? t("us") : t("them");
 }
 
 /** A side of the table as a sentence's subject: {we, name, one, you} (`we`: my side; `name`:
  * "They", "Team 2", or the one player of that side who is a person when `person` asks for
  * it; `one`: a singular subject; `you`: that player is me). */
 export function sideOf(view, team, person = false) {
-  const we = view.you ? view.you.team === team : false;
+  const mine = myTeam(view);
+  const we = mine === team;
   if (person) {
     const people = view.seats.filter((s) => s.team === team && !s.bot_level
       && !(s.player && s.player.bot));
@@ -132,7 +145,8 @@ export function sideOf(view, team, person = false) {
       return { we, you, one: true, name: seatName(view, people[0].seat) };
     }
   }
-  return { we, you: false, one: !view.you, name: view.you ? t("they") : teamName(view, team) };
+  return { we, you: false, one: mine === null, name: mine !== null ? t("they")
+    : teamName(view, team) };
 }
 
 /** One sentence for an event, or null for those a person need not hear. */
