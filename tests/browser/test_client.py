@@ -240,6 +240,8 @@ def test_my_own_face_down_card_is_marked_as_played_face_down(
     assert answer.status_code == 200, answer.text
     down = {"type": "play", "card": "3h", "face_down": True}
     ana.wait(lambda: down in ana.actions(), why="the second trick")
+    heights = [b.rect["height"] for b in ana.all(".hand .face-down")]
+    assert heights and min(heights) >= 44  # a finger's size on a phone
     ana.click_action(down)
     label = ana.wait(lambda: [c.get_attribute("aria-label") for c in
                               ana.all(".place-bottom .played .card.covered")], why="my card down")
@@ -349,6 +351,7 @@ def test_a_press_survives_a_redraw_and_acts_once(browsers: Callable[..., Browser
     assert called.status_code == 200, called.text
     accept = {"type": "accept"}
     ana.wait(lambda: accept in ana.actions(), why="the truco question")
+    ana.wait(lambda: not ana.all("[data-fresh]"), why="the answers take a press")
     version = int(ana.table()["version"])
     button = next(b for b in ana.all("[data-action]")
                   if json.loads(b.get_attribute("data-action")) == accept)
@@ -454,13 +457,40 @@ def test_a_link_to_a_match_without_a_free_seat_leads_home_and_says_why(
     ana.register("ana")
     match_id = _bot_match(server, ana)  # her seat and a bot's: no seat left
     ana.wait(lambda: ana.table()["status"] == "active", why="the table")
-    cid = browsers()
+    cid = browsers(size=PHONE)
     cid.register("cid")
     cid.open(f"/play/#/join/{match_id}/a-code")
     said = cid.wait(lambda: cid.css("#error").text, why="the error line")
     assert said.startswith("This match has no free seat any more")
     assert cid.all("[data-testid=new-match]") and cid.all("[data-testid=inbox]")  # home
     assert cid.driver.current_url.endswith("/play/#/")
+    # the line at the bottom of the window covers nothing the page cannot scroll above it: at
+    # the end of the page, the open matches' Refresh is over the line, not under it
+    cid.driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+    top, bottom, refresh, end = cid.driver.execute_script(
+        "const box = (e) => e.getBoundingClientRect();"
+        "const line = box(document.getElementById('error-line'));"
+        "return [line.top, line.bottom,"
+        " box(document.querySelector('[data-testid=lobby-refresh]')).bottom,"
+        " box(document.querySelector('main').lastElementChild).bottom]")
+    assert bottom <= PHONE[1] and bottom - top < 140
+    assert refresh <= top and end <= top
+    # (and the lobby's controls are a finger's size, its size filter rounded at its ends only)
+    heights = [b.rect["height"] for b in cid.all(".lobby-head button")]
+    assert len(heights) == 5 and min(heights) >= 44, heights
+    corners = cid.driver.execute_script(
+        "return [...document.querySelectorAll('.lobby-head .switch button')].map((b) => {"
+        " const c = getComputedStyle(b);"
+        " return [c.borderTopLeftRadius, c.borderTopRightRadius]; })")
+    assert corners[0][0] != "0px" and corners[0][1] == "0px"
+    assert all(c == ["0px", "0px"] for c in corners[1:-1]), corners
+    assert corners[-1][0] == "0px" and corners[-1][1] != "0px"
+    close = cid.css("#error-close")
+    assert close.accessible_name == "Close this message"
+    assert close.rect["height"] >= 44 and close.rect["width"] >= 44
+    close.click()
+    cid.wait(lambda: not cid.css("#error-line").is_displayed(), why="the line closed")
+    assert cid.css("#error").get_attribute("textContent") == ""
     cid.errors()  # the join's 409, which the browser logs, is this test's point
     cid.console = [m for m in cid.console if f"/v1/matches/{match_id}/join" not in m["message"]]
 
@@ -487,7 +517,7 @@ def test_the_inbox_puts_my_side_first_and_says_who_won(browsers: Callable[..., B
     assert texts[match_id].startswith("Won")
 
 
-def test_the_keyboard_focus_survives_a_redraw_and_never_jumps_to_another_card(
+def test_the_keyboard_focus_survives_a_redraw_and_lands_on_a_control(
         browsers: Callable[..., Browser], server: Server) -> None:
     from selenium.webdriver.common.keys import Keys
 
@@ -513,12 +543,104 @@ def test_the_keyboard_focus_survives_a_redraw_and_never_jumps_to_another_card(
     assert focused() == "SUMMARY "  # still on the table talk's summary after the redraw
     card = next(b for b in ana.all("[data-action]")
                 if json.loads(b.get_attribute("data-action")) == five)
+    ana.wait(lambda: not ana.all("[data-fresh]"), why="the card takes a press")
     ana.driver.execute_script("arguments[0].focus()", card)
     version = int(ana.table()["version"])
     card.send_keys(Keys.ENTER)
     ana.wait(lambda: int(ana.table()["version"]) > version and ana.actions(),
              why="ana to lead the second trick")
-    assert focused().startswith("DIV hand")  # before the cards, not on one she did not choose
+    # her card gone, the focus is on the first control offered (Truco!), which takes no Enter
+    # for a moment (a second press meant for the card does not call truco), never on a box
+    ana.wait(lambda: focused().startswith("BUTTON action raise"), why="the focus on Truco!")
+    time.sleep(1)  # (the stream's copy of the view drawn, and the hold on Truco! over)
+    assert focused().startswith("BUTTON action raise")
+    # Truco! with Enter: nothing is left to do until bia answers, and the focus is on the
+    # table talk's summary (not on the empty box of a card, nor on the whole table)
+    version = int(ana.table()["version"])
+    ana.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    ana.wait(lambda: int(ana.table()["version"]) > version, why="the truco called")
+    ana.wait(lambda: focused() == "SUMMARY ", why="the focus on the table talk")
+    time.sleep(1)
+    assert focused() == "SUMMARY "
+
+
+# a finger that taps where it meant to tap a card the moment the answers to a truco appear
+# there: pointerdown, pointerup and click on Corro as soon as it is drawn
+_TAP_ON_ARRIVAL = """
+window.tapped = 0;
+new MutationObserver(() => {
+  const corro = [...document.querySelectorAll('[data-action]')]
+    .find((b) => JSON.parse(b.dataset.action).type === 'refuse');
+  if (!corro || window.tapped) return;
+  window.tapped = 1;
+  const at = {bubbles: true, isPrimary: true, button: 0, pointerType: 'touch'};
+  corro.dispatchEvent(new PointerEvent('pointerdown', at));
+  corro.dispatchEvent(new PointerEvent('pointerup', at));
+  corro.click();
+}).observe(document.body, {childList: true, subtree: true});
+"""
+
+
+def test_a_truco_that_comes_moves_no_card_and_takes_no_tap_at_once(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    # p1 (seat 1) leads and calls truco while ana waits with her three cards
+    match_id, (bob,) = _human_match(server, ana, options={"first_dealer": 0})
+    ana.wait(lambda: ana.table()["status"] == "active" and len(ana.all(".hand .card")) == 3,
+             why="ana's cards")
+    time.sleep(0.5)  # (the stream's copy of the view drawn)
+    cards = [c.rect for c in ana.all(".hand .card")]
+    assert ana.all(".question-slot") and not ana.all(".question")  # its line kept, empty
+    ana.driver.execute_script(_TAP_ON_ARRIVAL)
+    called = requests.post(f"{server.url}/v1/matches/{match_id}/actions", headers=bob,
+                           json={"type": "raise"}, timeout=10)
+    assert called.status_code == 200, called.text
+    refuse = {"type": "refuse"}
+    ana.wait(lambda: refuse in ana.actions(), why="the truco question")
+    assert ana.css(".question").text == "p1 calls Truco!"
+    # the question's line was kept: the cards are where they were, the answers above them
+    assert [c.rect for c in ana.all(".hand .card")] == cards
+    answers = [b.rect for b in ana.all(".controls [data-action]")]
+    assert max(a["y"] + a["height"] for a in answers) <= min(c["y"] for c in cards)
+    assert ana.driver.execute_script("return window.tapped") == 1  # (the tap came)
+    time.sleep(1)  # (time for the tap's request, had one gone)
+    assert refuse in ana.actions() and ana.css("#error").text == ""
+    assert [e for e in _events(server, match_id, bob) if e["type"] == "raise_refused"] == []
+    # a moment later Corro takes a tap
+    version = ana.table()["version"]
+    ana.click_action(refuse)
+    ana.wait(lambda: ana.table()["version"] != version, why="Corro answered")
+    assert [e["seat"] for e in _events(server, match_id, bob)
+            if e["type"] == "raise_refused"] == [0]
+
+
+def test_a_finished_tricks_cards_stay_dimmed_until_the_next_is_played(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    # ana (seat 0) leads with the top manilha: she wins the first trick and leads the second
+    match_id, (bia,) = _human_match(server, ana, options={"first_dealer": 1}, deals=[
+        {"vira": "4h", "hands": [["5c", "3h", "2s"], ["4d", "Ks", "Qd"]]}])
+    ana.wait(lambda: not ana.all(".played.previous") and {"type": "play", "card": "5c"}
+             in ana.actions(), why="ana's first card")
+    ana.click_action({"type": "play", "card": "5c"})
+    ana.wait(lambda: not ana.actions(), why="the card played")
+    played = requests.post(f"{server.url}/v1/matches/{match_id}/actions", headers=bia,
+                           json={"type": "play", "card": "4d"}, timeout=10)
+    assert played.status_code == 200, played.text
+    ana.wait(lambda: {"type": "play", "card": "3h"} in ana.actions(), why="the second trick")
+    ana.wait(lambda: len(ana.all(".played.previous .card")) == 2, why="the first trick, dimmed")
+    captions = [c.text for c in ana.all(".played.previous .trick-caption")]
+    assert captions == ["Trick 1", "Trick 1"]
+    opacity = ana.driver.execute_script(
+        "return getComputedStyle(document.querySelector('.played.previous .card')).opacity")
+    assert float(opacity) < 0.6
+    assert _overflow(ana) == 0
+    ana.click_action({"type": "play", "card": "3h"})
+    ana.wait(lambda: not ana.all(".played.previous, .trick-caption"), why="the second trick")
+    assert [c.get_attribute("aria-label") for c in ana.all(".place-bottom .played .card")] == [
+        "3 of hearts"]
 
 
 def test_the_answers_say_in_english_what_the_tables_words_mean(

@@ -54,7 +54,10 @@ def test_a_player_sees_the_review_of_a_truco_refused_with_the_best_cards(
     assert "dan: " in seats
     if os.environ.get("TRUCO_SCREENSHOTS"):
         ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/review-desktop.png")
-    # See it: the replay at that moment, dan's truco to answer
+    # See it: a finger's size on a phone; the replay at that moment, dan's truco to answer
+    ana.driver.set_window_size(*PHONE)
+    ana.wait(lambda: ana.css("[data-testid=see-mistake]").rect["height"] >= 44,
+             why="See it, a finger's size")
     ana.click("[data-testid=see-mistake]")
     bar = ana.wait(lambda: ana.css(".replay-bar").text, why="the replay at the mistake")
     assert f"Step {refusal['step']} / " in bar

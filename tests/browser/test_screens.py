@@ -141,6 +141,7 @@ def test_cards_have_names_and_plays_go_by_keyboard(browsers: Callable[..., Brows
             break
         body.send_keys(Keys.TAB)
     assert browser.driver.switch_to.active_element == playable[0]
+    browser.wait(lambda: not browser.all("[data-fresh]"), why="the cards take a press")
     playable[0].send_keys(Keys.ENTER)
     browser.wait(lambda: browser.table()["version"] != version, why="the keyboard's play")
     region = browser.wait(lambda: browser.css("#announcer").get_attribute("textContent"),

@@ -171,13 +171,16 @@ class Browser:
         return [json.loads(raw) for raw in found]
 
     def click_action(self, action: dict[str, Any]) -> None:
-        """Click the control of `action` (found again when the page redrew it meanwhile)."""
+        """Click the control of `action` (found again when the page redrew it meanwhile), once
+        it takes a press: a control that just appeared (data-fresh) takes none for 400 ms."""
         from selenium.common.exceptions import StaleElementReferenceException
 
-        for _ in range(10):
+        for _ in range(30):
             try:
                 for button in self.all("[data-action]"):
                     if json.loads(button.get_attribute("data-action")) == action:
+                        if button.get_attribute("data-fresh") is not None:
+                            break
                         button.click()
                         return
             except StaleElementReferenceException:

@@ -54,11 +54,25 @@ export function announce(text) {
   while (region.childElementCount > 5) region.firstElementChild.remove();
 }
 
-/** Show `text` as the page's error line (empty: clear it). */
+/** Show `text` as the page's error line (empty: clear it). The line is fixed at the bottom of
+ * the window, and the page ends that much lower (--error-height), so that it hides nothing
+ * that cannot be scrolled into sight; its × clears it. */
 export function showError(text) {
   const el = document.getElementById("error");
-  if (el) el.textContent = text || "";
+  if (!el) return;
+  el.textContent = text || "";
+  const line = document.getElementById("error-line");
+  if (!line) return;
+  line.hidden = !text;
+  if (!lineWatched && "ResizeObserver" in window) { // (its height follows its wrapped text)
+    lineWatched = true;
+    new ResizeObserver(() => document.body.style.setProperty("--error-height",
+      `${line.hidden ? 0 : line.offsetHeight}px`)).observe(line);
+  }
+  document.body.style.setProperty("--error-height", `${line.hidden ? 0 : line.offsetHeight}px`);
 }
+
+let lineWatched = false;
 
 /** Copy `text`, then say so on `button`. */
 export async function copyText(text, button, done) {

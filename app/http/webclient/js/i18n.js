@@ -154,6 +154,7 @@ const LABELS = {
   emptySeat: ["free seat", "lugar livre"],
   invited: ["invited", "convidado"],
   faceDown: ["face down", "coberta"],
+  trickDone: [(n) => `Trick ${n}`, (n) => `Vaza ${n}`], // (a finished trick's cards, dimmed)
   hidden: ["hidden card", "carta escondida"],
   playFaceDown: ["Face down", "Coberta"],
   slot: ["Card", "Carta"],
@@ -267,6 +268,7 @@ const LABELS = {
   next: ["Next", "Próximo"],
   step: ["Step", "Passo"],
   closeReplay: ["Close the replay", "Fechar a revisão"],
+  closeError: ["Close this message", "Fechar esta mensagem"],
   // what the table's Portuguese words mean, under them on the buttons (English only)
   hints: {
     raise: [(n) => `raise to ${n}`, null],

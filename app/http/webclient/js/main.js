@@ -122,6 +122,10 @@ function header() {
     route();
   };
   document.getElementById("tagline").textContent = t("tagline");
+  const close = document.getElementById("error-close"); // (the error line's ×)
+  close.setAttribute("aria-label", t("closeError"));
+  close.title = t("closeError");
+  close.onclick = () => showError("");
 }
 
 setLang(lang());

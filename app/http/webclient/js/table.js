@@ -17,6 +17,7 @@ const PLACES = {
   6: ["bottom", "bottom-right", "top-right", "top", "top-left", "bottom-left"],
 };
 const STEP_MS = 700;
+const FRESH_MS = 400; // a control that just appeared takes no press for this long
 const BRIEF_MS = 250;
 const RESULTS = new Set(["trick_won", "trick_tied", "hand_won", "match_won"]);
 const TALK_KEPT = 30; // lines of table talk brought back when a table is opened
@@ -59,7 +60,9 @@ function actionButton(action, text, attrs = {}) {
     ...attrs }, text);
 }
 
-function seatBox(view, seat, trick) {
+/** `trick` (the last of `view`'s hand) is `done` (its number) when it is over and the next one
+ * has no card yet: its cards stay on the felt, dimmed and captioned, until one is played. */
+function seatBox(view, seat, trick, done = null) {
   const info = view.seats[seat];
   const place = PLACES[view.players][(seat - mySeat(view) + view.players) % view.players];
   const toAct = view.status === "active" && view.hand && view.hand.to_act.includes(seat);
@@ -81,7 +84,8 @@ function seatBox(view, seat, trick) {
     partners ? h("div", { class: "partner-cards", "aria-label": t("partnerCards") },
       partners.map((c) => cardElement(c, { small: true })))
       : mine ? null : h("div", { class: "backs" }, backs)),
-  h("div", { class: "played" }, play ? playedCard(play) : null));
+  h("div", { class: done && play ? "played previous" : "played" }, play ? playedCard(play) : null,
+    done && play ? h("span", { class: "trick-caption" }, t("trickDone")(done)) : null));
 }
 
 function playedCard(play, small = false, who = null) {
@@ -142,7 +146,10 @@ function center(view, known = null) {
     `${i + 1}: ${tr.tie ? t("tie") : teamName(view, tr.winner_team)}`))),
     hand.special && !over(view) && !(pending && pending.kind === "mao_de_onze")
       ? h("div", { class: "special" }, specialName(view)) : null,
-    question ? h("div", { class: "question", role: "status" }, question) : null);
+    // (the question's line is kept when nothing is asked: a question that comes does not make
+    // the felt taller and push the cards under a finger down, answers in their place)
+    over(view) ? null : h("div", { class: "question-slot" },
+      question ? h("div", { class: "question", role: "status" }, question) : null));
 }
 
 function scoreboard(view, deadline, known = null) {
@@ -249,6 +256,9 @@ export function tableScreen(matchId, go) {
   const review = reviewPanel(matchId, (step) => replay(step)); // under it too, for a player
   let pressed = null; // the control a pointer went down on: {action, el}
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
+  let drawnActions = new Set(); // the actions the last drawing offered
+  let fresh = new Set(); // those that had just appeared there: no press takes them yet
+  let freshTimer = null;
   const queue = [];
   let draining = false;
   let ticker = null;
@@ -287,8 +297,9 @@ export function tableScreen(matchId, go) {
     const buttons = [];
     if ("rematch_id" in view && view.you) {
       buttons.push(view.rematch_id
-        ? h("a", { class: "button", href: `#/match/${view.rematch_id}` }, t("rematch"))
-        : h("button", { type: "button", "data-testid": "rematch", onclick: async () => {
+        ? h("a", { class: "button", href: `#/match/${view.rematch_id}`, "data-focus": "rematch" },
+          t("rematch"))
+        : h("button", { type: "button", "data-testid": "rematch", "data-focus": "rematch", onclick: async () => {
           try {
             const next = await api.call("POST", `/v1/matches/${view.id}/rematch`);
             go(`#/match/${next.id}`);
@@ -296,7 +307,7 @@ export function tableScreen(matchId, go) {
         } }, t("rematch")));
     }
     if ("end_reason" in view && view.status === "finished") {  // (served beside end_reason)
-      buttons.push(h("button", { type: "button", "data-testid": "replay",
+      buttons.push(h("button", { type: "button", "data-testid": "replay", "data-focus": "replay",
         onclick: () => replay(0, true) }, t("replay")));
     }
     return h("div", { class: "finished", "data-testid": "result", role: "status" },
@@ -314,11 +325,13 @@ export function tableScreen(matchId, go) {
     const focused = node.contains(document.activeElement) ? document.activeElement : blurred;
     blurred = null;
     const trick = view.hand ? view.hand.tricks[view.hand.tricks.length - 1] : null;
+    const done = trick && (trick.winner_team !== null || trick.tie) && !over(view)
+      ? view.hand.tricks.length : null;
     const waiting = live ? waitingPanel(view) : null; // (in place of "You are watching")
     const felt = h("div", { class: `felt players-${view.players}${over(view) ? " over" : ""}` },
-      view.seats.map((s) => seatBox(view, s.seat, trick)), center(view, known));
+      view.seats.map((s) => seatBox(view, s.seat, trick, done)), center(view, known));
     node.replaceChildren(...[
-      h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
+      h("nav", { class: "top" }, h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`)),
       finishedBanner(view), // (above the table: in sight when the match ends)
       waiting, // (above it too; not in a replay of the match's first steps)
       scoreboard(view, deadlineNode(view), known),
@@ -329,27 +342,52 @@ export function tableScreen(matchId, go) {
       view.you && !over(view) ? handRow(view, live) : null, // (no hand to play once over)
       h("aside", { class: "side" }, lastHand(view), calls(view),
         h("details", { class: "log-box", open: logOpen,
-          ontoggle: (e) => { logOpen = e.currentTarget.open; } }, h("summary", {}, t("log")), log)),
+          ontoggle: (e) => { logOpen = e.currentTarget.open; } }, h("summary", { "data-focus": "log" }, t("log")), log)),
     ].filter(Boolean));
+    guardFresh();
     if (focused && !focused.isConnected) refocus(focused);
   }
 
+  function guardFresh() {
+    // a control that was not there a moment ago (Desce, Corro and Seis! when a truco comes)
+    // takes no press for FRESH_MS: a tap meant for what was under the finger before is lost,
+    // not turned into an answer; the same control drawn again stays as it was
+    const offered = new Set([...node.querySelectorAll("[data-action]")]
+      .map((b) => b.dataset.action));
+    const appeared = [...offered].filter((a) => !drawnActions.has(a));
+    drawnActions = offered;
+    holdBack(appeared);
+  }
+
+  function holdBack(actions) {
+    // `actions` take no press (nor Enter) for FRESH_MS; data-fresh marks their controls
+    if (!actions.length) return;
+    fresh = new Set([...fresh, ...actions]);
+    clearTimeout(freshTimer);
+    freshTimer = setTimeout(() => {
+      fresh = new Set();
+      node.querySelectorAll("[data-fresh]").forEach((b) => b.removeAttribute("data-fresh"));
+    }, FRESH_MS);
+    node.querySelectorAll("[data-action]").forEach((b) => {
+      if (fresh.has(b.dataset.action)) b.dataset.fresh = "";
+    });
+  }
+
   function refocus(lost) {
-    // the focus stays where it was when a redraw takes its element: on the same control if
-    // it is still offered, on the element of the same name (the log's summary, Replay...),
-    // else just before the cards (Tab reaches them next) or on the table itself, never on
-    // another control: a second Enter must not play a card that was not chosen
-    let target = null;
-    if (lost.dataset.action) {
-      target = [...node.querySelectorAll("[data-action]")]
-        .find((b) => !b.disabled && b.dataset.action === lost.dataset.action)
-        || node.querySelector(".hand");
-    } else {
-      target = [...node.querySelectorAll(`${lost.tagName}:not([data-action])`)]
-        .find((el) => el.textContent === lost.textContent);
-    }
-    target = target || node;
-    if (!target.matches("a, button, summary, [tabindex]")) target.setAttribute("tabindex", "-1");
+    // the focus stays where it was when a redraw takes its element: on the same control (the
+    // same action, the same card) or the element of the same role (data-focus: the table
+    // talk's summary, Replay...) when it is still there; else on the first control offered
+    // (Truco!, Desce..., else my first card I may play), else on the table talk's summary:
+    // always on something a key acts on, never on a bare box. A control the focus falls
+    // back to was not chosen: like one that just appeared, it takes no Enter for a moment
+    // (a second press meant for the control gone does not act on it)
+    const find = (selector) => [...node.querySelectorAll(selector)].find((el) => !el.disabled);
+    const same = lost.dataset.action ? [...node.querySelectorAll("[data-action]")]
+      .find((b) => !b.disabled && b.dataset.action === lost.dataset.action)
+      : lost.dataset.focus ? find(`[data-focus="${CSS.escape(lost.dataset.focus)}"]`) : null;
+    const target = same || find("[data-action]") || find("[data-focus=log]");
+    if (!target) return;
+    if (!same && target.dataset.action) holdBack([target.dataset.action]);
     target.focus({ preventScroll: true });
   }
 
@@ -370,13 +408,13 @@ export function tableScreen(matchId, go) {
       const page = await api.call("GET", `/v1/matches/${matchId}/replay?step=${step}`);
       if (toDeal && !page.view.hand && page.step < page.steps) return replay(page.step + 1, true);
       const bar = h("div", { class: "replay-bar", role: "group", "aria-label": t("replay") },
-        h("button", { type: "button", disabled: page.step <= 0,
+        h("button", { type: "button", disabled: page.step <= 0, "data-focus": "prev",
           onclick: () => replay(page.step - 1) }, t("prev")),
         h("span", {}, `${t("step")} ${page.step} / ${page.steps}`),
-        h("button", { type: "button", disabled: page.step >= page.steps,
+        h("button", { type: "button", disabled: page.step >= page.steps, "data-focus": "next",
           onclick: () => replay(page.step + 1) }, t("next")),
         h("button", { type: "button", "aria-label": t("closeReplay"), title: t("closeReplay"),
-          onclick: () => render(current) }, "×"));
+          "data-focus": "close-replay", onclick: () => render(current) }, "×"));
       // the first steps come before anyone sat down: the seats named as the match has them
       const view = page.view;
       const seated = current ? current.seats : [];
@@ -527,7 +565,8 @@ export function tableScreen(matchId, go) {
   // the click that may follow that release sends nothing more.
   node.addEventListener("pointerdown", (e) => {
     const button = e.isPrimary && e.button === 0 ? e.target.closest("[data-action]") : null;
-    pressed = button && !button.disabled ? { action: button.dataset.action, el: button } : null;
+    pressed = button && !button.disabled && !fresh.has(button.dataset.action)
+      ? { action: button.dataset.action, el: button } : null;
   });
   node.addEventListener("pointercancel", () => { pressed = null; }); // (a touch that scrolled)
   node.addEventListener("pointerup", (e) => {
@@ -543,6 +582,10 @@ export function tableScreen(matchId, go) {
   node.addEventListener("click", (e) => {
     const button = e.target.closest("[data-action]");
     if (!button || button.disabled) return;
+    if (fresh.has(button.dataset.action)) { // (just appeared: a tap meant for something else)
+      sentByPointer = null;
+      return;
+    }
     const echo = sentByPointer && sentByPointer.action === button.dataset.action
       && e.timeStamp - sentByPointer.at < 1000;
     sentByPointer = null;
@@ -562,5 +605,7 @@ export function tableScreen(matchId, go) {
     h("a", { href: "#/" }, t("back")));
   });
 
-  return { node, close: () => { live.close(); clearInterval(ticker); changes.close(); review.close(); } };
+  return { node, close: () => {
+    live.close(); clearInterval(ticker); clearTimeout(freshTimer); changes.close(); review.close();
+  } };
 }
