@@ -6,48 +6,24 @@ was recorded `delivered`."""
 from __future__ import annotations
 
 import socket
-import threading
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 from app.webhooks import outbound
+from tests.support.webhook_receiver import one_answer
 
 
-@contextmanager
-def answering(parts: Iterable[bytes]) -> Iterator[str]:
-    """A server that reads one request and sends `parts` (until the client hangs up); its
-    URL."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
+def answering(parts: Iterable[bytes]) -> Any:
+    """A server that reads one request and sends `parts` (until the client hangs up); a
+    context manager giving its URL."""
+    def send(conn: socket.socket) -> None:
+        for part in parts:
+            conn.sendall(part)
 
-    def serve() -> None:
-        try:
-            conn, _ = listener.accept()
-        except OSError:
-            return
-        with conn:
-            conn.settimeout(5)
-            data = b""
-            while b"\r\n\r\n" not in data:
-                data += conn.recv(65536)
-            try:
-                for part in parts:
-                    conn.sendall(part)
-            except OSError:
-                return
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
-    finally:
-        listener.close()
-        thread.join(5)
+    return one_answer(send)
 
 
 def _many(part: bytes, times: int) -> Iterator[bytes]:

@@ -14,43 +14,27 @@ from typing import Any
 
 import pytest
 
+from tests.support.webhook_receiver import one_answer
+
 
 @contextmanager
 def stalling(first: bytes, trickle: bytes) -> Iterator[str]:
     """A server that reads the request, sends `first`, then one byte of `trickle` every
     0.1 s (never silent long enough for a read timeout); its URL."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
     done = threading.Event()
 
-    def serve() -> None:
-        try:
-            conn, _ = listener.accept()
-        except OSError:
-            return
-        with conn:
-            conn.settimeout(5)
-            data = b""
-            while b"\r\n\r\n" not in data:
-                data += conn.recv(65536)
-            try:
-                conn.sendall(first)
-                for byte in trickle:
-                    if done.wait(0.1):
-                        return
-                    conn.sendall(bytes([byte]))
-            except OSError:
+    def send(conn: socket.socket) -> None:
+        conn.sendall(first)
+        for byte in trickle:
+            if done.wait(0.1):
                 return
+            conn.sendall(bytes([byte]))
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
-    finally:
-        done.set()
-        listener.close()
-        thread.join(5)
+    with one_answer(send) as url:
+        try:
+            yield url
+        finally:
+            done.set()
 
 
 @pytest.fixture()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -142,3 +142,38 @@ def black_hole() -> Iterator[BlackHole]:
         yield state
     finally:
         listener.close()
+
+
+@contextmanager
+def one_answer(send: Callable[[Any], None]) -> Iterator[str]:
+    """A server on 127.0.0.1 that reads one request's head and hands its connection to
+    `send` (which writes the answer, as slowly or oddly as the test needs), then hangs up;
+    its URL (path /hook)."""
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(5)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            try:
+                send(conn)
+            except OSError:  # (the client gave up)
+                return
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
+    finally:
+        listener.close()
+        thread.join(5)
