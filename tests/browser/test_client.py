@@ -742,10 +742,46 @@ def test_a_replay_names_the_players_from_its_first_step(browsers: Callable[..., 
     assert ana.all(".vira .card") and len(ana.all(".hand .card")) == 3
     while not ana.css(".replay-bar span").text.startswith("Step 0 /"):
         shown = ana.css(".replay-bar span").text
-        ana.click(".replay-bar button:first-child")  # Previous
+        ana.click(".replay-bar [data-focus=prev]")  # Previous
         ana.wait(lambda s=shown: ana.css(".replay-bar span").text != s, why="the step before")
     names = [n.text for n in ana.all(".seat .name")]
     assert sorted(names) == ["p1", "you"]  # not "Seat 2 (free seat)"
+
+
+def test_each_replay_step_says_what_happened(browsers: Callable[..., Browser],
+                                             server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    match_id = _resigned_match(server, ana)
+    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
+    events = requests.get(f"{server.url}/v1/matches/{match_id}/events?after=0&limit=500",
+                          headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+    refused = next(e for e in events["items"] if e["type"] == "eleven_decided")
+    assert refused["seat"] == 0 and not refused["accept"]
+    ana.click("[data-testid=replay]")
+    ana.wait(lambda: ana.all("[data-testid=replay-step]"), why="the replay")
+    assert ana.css(".replay-label").text.lower() == "replay"  # not a live table
+    steps = len(events["items"])
+    while not ana.css("[data-testid=replay-step]").text.startswith(f"Step {refused['seq']} /"):
+        shown = ana.css("[data-testid=replay-step]").text
+        number = int(shown.split()[1])
+        assert number < refused["seq"], shown
+        ana.click("[data-focus=next]")
+        ana.wait(lambda s=shown: ana.css("[data-testid=replay-step]").text != s,
+                 why="the next step")
+    said = ana.css("[data-testid=replay-step]").text
+    assert said == f"Step {refused['seq']} / {steps} · you: Corro!", said
+    dealt = next(e for e in events["items"] if e["type"] == "hand_dealt")
+    while not ana.css("[data-testid=replay-step]").text.startswith(f"Step {dealt['seq']} /"):
+        shown = ana.css("[data-testid=replay-step]").text
+        ana.click("[data-focus=prev]")
+        ana.wait(lambda s=shown: ana.css("[data-testid=replay-step]").text != s,
+                 why="the step before")
+    said = ana.css("[data-testid=replay-step]").text
+    assert said == f"Step {dealt['seq']} / {steps} · Hand {dealt['hand']} dealt", said
+    ana.click("[data-focus=close-replay]")
+    ana.wait(lambda: not ana.all(".replay-bar"), why="the live table again")
+    assert not ana.all(".replaying")
 
 
 def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[..., Browser],

@@ -267,6 +267,7 @@ const LABELS = {
   prev: ["Previous", "Anterior"],
   next: ["Next", "Próximo"],
   step: ["Step", "Passo"],
+  replayLabel: ["Replay", "Repetição"],
   closeReplay: ["Close the replay", "Fechar a revisão"],
   closeError: ["Close this message", "Fechar esta mensagem"],
   // what the table's Portuguese words mean, under them on the buttons (English only)

@@ -259,6 +259,7 @@ export function tableScreen(matchId, go) {
   let drawnActions = new Set(); // the actions the last drawing offered
   let fresh = new Set(); // those that had just appeared there: no press takes them yet
   let freshTimer = null;
+  let replayEvents = null; // the finished match's event log by seq, once a replay read it
   const queue = [];
   let draining = false;
   let ticker = null;
@@ -392,6 +393,7 @@ export function tableScreen(matchId, go) {
   }
 
   function render(view, live = true) {
+    node.classList.remove("replaying");
     shown = view;
     shownLive = live;
     draw(view, live);
@@ -401,25 +403,50 @@ export function tableScreen(matchId, go) {
     }
   }
 
+  async function replayLog() {
+    // the finished match's events by seq, read once when its replay opens (step N is the
+    // table after event N): each step's caption; none when the log cannot be read
+    if (replayEvents) return replayEvents;
+    const events = new Map();
+    try {
+      for (let after = 0; ;) {
+        const page = await api.call("GET", `/v1/matches/${matchId}/events?after=${after}&limit=500`);
+        if (!page.items.length) break;
+        for (const event of page.items) events.set(event.seq, event);
+        if (page.next_after === after) break;
+        after = page.next_after;
+      }
+    } catch { return events; } // (not kept: the next step tries again)
+    replayEvents = events;
+    return events;
+  }
+
   /** The replay's table at `step`; with `toDeal`, the first step from there with cards dealt
    * (a replay opens on the first deal, not on the empty table before it). */
   async function replay(step, toDeal = false) {
     try {
-      const page = await api.call("GET", `/v1/matches/${matchId}/replay?step=${step}`);
+      const [page, events] = await Promise.all([
+        api.call("GET", `/v1/matches/${matchId}/replay?step=${step}`), replayLog()]);
       if (toDeal && !page.view.hand && page.step < page.steps) return replay(page.step + 1, true);
-      const bar = h("div", { class: "replay-bar", role: "group", "aria-label": t("replay") },
-        h("button", { type: "button", disabled: page.step <= 0, "data-focus": "prev",
-          onclick: () => replay(page.step - 1) }, t("prev")),
-        h("span", {}, `${t("step")} ${page.step} / ${page.steps}`),
-        h("button", { type: "button", disabled: page.step >= page.steps, "data-focus": "next",
-          onclick: () => replay(page.step + 1) }, t("next")),
-        h("button", { type: "button", "aria-label": t("closeReplay"), title: t("closeReplay"),
-          "data-focus": "close-replay", onclick: () => render(current) }, "×"));
       // the first steps come before anyone sat down: the seats named as the match has them
       const view = page.view;
       const seated = current ? current.seats : [];
       view.seats = view.seats.map((s, i) => (s.player || s.bot_level || !seated[i] ? s
         : { ...s, player: seated[i].player, bot_level: seated[i].bot_level, invited: false }));
+      // what happened at this step: its event's sentence, else its type in plain words
+      const event = events.get(page.step);
+      const said = event ? describe(view, event) || event.type.replaceAll("_", " ") : null;
+      const bar = h("div", { class: "replay-bar", role: "group", "aria-label": t("replay") },
+        h("strong", { class: "replay-label" }, t("replayLabel")),
+        h("button", { type: "button", disabled: page.step <= 0, "data-focus": "prev",
+          onclick: () => replay(page.step - 1) }, t("prev")),
+        h("span", { class: "replay-step", "data-testid": "replay-step", "aria-live": "polite" },
+          `${t("step")} ${page.step} / ${page.steps}${said ? ` · ${said}` : ""}`),
+        h("button", { type: "button", disabled: page.step >= page.steps, "data-focus": "next",
+          onclick: () => replay(page.step + 1) }, t("next")),
+        h("button", { type: "button", "aria-label": t("closeReplay"), title: t("closeReplay"),
+          "data-focus": "close-replay", onclick: () => render(current) }, "×"));
+      node.classList.add("replaying");
       draw(view, false, bar);
     } catch (error) { showError(error.message); }
   }
