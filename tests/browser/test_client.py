@@ -797,6 +797,51 @@ def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[
     ana.wait(lambda: ana.css("#error").text == "", why="the stream back")
 
 
+def _offline(browser: Browser, offline: bool) -> None:
+    """Cut (or give back) the browser's network, as a server out of reach would."""
+    browser.driver.execute_cdp_cmd("Network.enable", {})
+    browser.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    if not offline:  # the requests it failed, which Chromium logs, are the test's point
+        browser.errors()
+        browser.console[:] = [m for m in browser.console
+                              if "ERR_INTERNET_DISCONNECTED" not in m["message"]]
+
+
+def test_home_says_once_that_the_server_is_out_of_reach_and_retries(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.register("ana")
+    ana.wait(lambda: ana.all("[data-testid=inbox] .empty"), why="the inbox read")
+    assert not ana.css("[data-testid=unreachable]").is_displayed()
+    _offline(ana, True)
+    ana.driver.execute_script("location.hash = '#/home'")  # home drawn again: its reads fail
+    said = ana.wait(lambda: ana.all("[data-testid=unreachable]")
+                    and ana.css("[data-testid=unreachable]").is_displayed()
+                    and ana.css("[data-testid=unreachable]").text, why="the line")
+    assert said == "Cannot reach the server. Retrying…"
+    ana.wait(lambda: ana.css("#error").text == "", why="one line, not the error line too")
+    _offline(ana, False)  # the reads tried again fill the panels and the line goes
+    ana.wait(lambda: ana.all("[data-testid=inbox] .empty"), why="the inbox read again")
+    ana.wait(lambda: not ana.css("[data-testid=unreachable]").is_displayed(), why="no line")
+    ana.wait(lambda: ana.all("[data-testid=standing]")
+             and ana.css("[data-testid=standing]").is_displayed(), why="my ratings")
+    # a screen that cannot be read at all says so too, in Portuguese, and comes once it can
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    ana.driver.refresh()
+    ana.wait(lambda: ana.all("[data-testid=inbox] .empty"), why="home in Portuguese")
+    _offline(ana, True)
+    ana.driver.execute_script("location.hash = '#/leaderboard'")
+    said = ana.wait(lambda: ana.all("[data-testid=unreachable]")
+                    and ana.css("[data-testid=unreachable]").is_displayed()
+                    and ana.css("[data-testid=unreachable]").text, why="the line in Portuguese")
+    assert said == "Não foi possível falar com o servidor. Tentando de novo…"
+    _offline(ana, False)
+    ana.wait(lambda: ana.all("[data-testid=leaderboard]"), why="the leaderboard, once reached")
+    assert not ana.all("[data-testid=unreachable]")
+    _offline(ana, False)  # (the console's failed requests of the last seconds offline)
+
+
 def test_the_match_over_by_resignation_shows_no_hand_left_to_play(
         browsers: Callable[..., Browser], server: Server) -> None:
     ana = browsers()

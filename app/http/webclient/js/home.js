@@ -262,7 +262,7 @@ async function inboxItems(count) {
 }
 
 /** The inbox: all my matches (my turn first), refreshed on every `inbox` event. */
-export function inboxPanel() {
+export function inboxPanel(reach = null) {
   const list = h("ul", { class: "inbox", "data-testid": "inbox", "aria-live": "polite" });
   let pages = 1; // pages shown: each reading asks for all of them, so a refresh keeps them
   let asked = 0; // the newest reading: an older answer that comes after it is dropped
@@ -275,16 +275,24 @@ export function inboxPanel() {
     try {
       const page = await inboxItems(INBOX_PAGE * pages);
       if (turn !== asked) return;
+      if (reach) reach.ok("inbox");
       list.replaceChildren(...(page.items.length ? page.items.map(inboxItem)
         : [h("li", { class: "empty" }, t("noMatches"))]));
       more.hidden = !page.more;
-    } catch (error) { showError(error.message); }
+    } catch (error) {
+      if (turn === asked && !(reach && reach.failed("inbox", refresh, error))) {
+        showError(error.message);
+      }
+    }
   }
   // (the page's one stream of the player, which also keeps the title: js/badge.js)
   const live = listen(() => refresh(), (state) => {
     // a dropped stream is said on the error line until it is back, as at the table
     const line = document.getElementById("error");
-    if (state === "reconnecting" && (!line || !line.textContent)) showError(t("reconnecting"));
+    // (not while the home screen's one line says the server is out of reach)
+    if (state === "reconnecting" && (!line || !line.textContent) && !(reach && reach.down())) {
+      showError(t("reconnecting"));
+    }
     if (state === "open" && line && line.textContent === t("reconnecting")) showError("");
   });
   // the time left counts down between two readings of the list
@@ -297,7 +305,7 @@ export function inboxPanel() {
 
 /** Where I stand (GET /v1/players/me): my two ratings and my record, read whenever the
  * home screen is drawn, and again while a match that ended is still being counted. */
-function standing(onProfile) {
+function standing(onProfile, reach) {
   const duel = ratingItem("duel");
   const teams = ratingItem("teams");
   const record = h("span", { class: "line" });
@@ -312,6 +320,7 @@ function standing(onProfile) {
     try {
       const me = await api.call("GET", "/v1/players/me");
       if (closed) return;
+      if (reach) reach.ok("standing");
       onProfile(me);
       duel.show(me.ratings.duel);
       teams.show(me.ratings.teams);
@@ -324,7 +333,9 @@ function standing(onProfile) {
         timer = setTimeout(refresh, 1500);
       }
     } catch (error) {
-      if (!closed) showError(error.message);
+      if (!closed && !(reach && reach.failed("standing", refresh, error))) {
+        showError(error.message);
+      }
     }
   }
   refresh();
@@ -332,11 +343,12 @@ function standing(onProfile) {
 }
 
 /** Who I am (and my handle, to set or change) and where I stand, a link to the leaderboard,
- * my token to copy to another device, and a way to forget it here. Returns `{panel, close}`. */
-export function whoAmI(rerender) {
+ * my token to copy to another device, and a way to forget it here; a reading that cannot
+ * reach the server is said by `reach` (js/reach.js) when given. Returns `{panel, close}`. */
+export function whoAmI(rerender, reach = null) {
   const player = api.me();
   const handle = handleEditor();
-  const stand = standing(handle.show);
+  const stand = standing(handle.show, reach);
   const copyButton = h("button", { type: "button", onclick: (e) =>
     copyText(api.token(), e.currentTarget, t("copied")) }, t("copy"));
   const panel = h("section", { class: "panel who", "aria-labelledby": "who-title" },

@@ -261,6 +261,8 @@ const LABELS = {
     "Sem conexão com o servidor. Verifique sua conexão e tente de novo."],
   serverError: ["The server could not answer", "O servidor não conseguiu responder"],
   reconnecting: ["Connection lost: reconnecting…", "Conexão perdida: reconectando…"],
+  unreachable: ["Cannot reach the server. Retrying…",
+    "Não foi possível falar com o servidor. Tentando de novo…"],
   tooLate: ["The table moved on before your move reached it: see where it stands now.",
     "A mesa mudou antes da sua jogada chegar: veja como ela está agora."],
   notInPlay: ["This match is not in play now.", "Esta partida não está em jogo agora."],

@@ -30,8 +30,9 @@ function lobbyItem(item, take) {
       onclick: () => take(item.id) }, t("takeSeat")));
 }
 
-/** The Open matches panel: `go(hash)` leads to a seat taken. Returns `{panel, close}`. */
-export function lobbyPanel(go) {
+/** The Open matches panel: `go(hash)` leads to a seat taken; a reading that cannot reach the
+ * server is said by `reach` (js/reach.js) when given. Returns `{panel, close}`. */
+export function lobbyPanel(go, reach = null) {
   let players = "";
   let shown = null; // what the list shows (not drawn again when nothing changed)
   let asked = 0; // the newest reading: an older answer that comes after it is dropped
@@ -65,6 +66,7 @@ export function lobbyPanel(go) {
       const query = `limit=${limit}${players ? `&players=${players}` : ""}`;
       const page = await api.call("GET", `/v1/matches?${query}`);
       if (closed || turn !== asked) return;
+      if (reach) reach.ok("lobby");
       const items = page.items.filter((item) => !item.you);
       more.shown(page, limit);
       const key = JSON.stringify(items.map((i) => [i.id, i.seats_free, present(i)]));
@@ -74,7 +76,7 @@ export function lobbyPanel(go) {
           : [h("li", { class: "empty" }, t("noOpenMatches"))]));
       }
     } catch (error) {
-      if (!closed) showError(error.message);
+      if (!closed && !(reach && reach.failed("lobby", refresh, error))) showError(error.message);
     } finally {
       if (turn === asked) list.setAttribute("aria-busy", "false");
     }

@@ -11,6 +11,7 @@ import { leaderboardScreen } from "./leaderboard.js";
 import { livePanel } from "./live.js";
 import { lobbyPanel } from "./lobby.js";
 import { profileScreen } from "./profile.js";
+import { reachWatch, unreachable, unreachableScreen } from "./reach.js";
 import { tableScreen } from "./table.js";
 import { joinProblem } from "./waiting.js";
 
@@ -35,25 +36,29 @@ async function knownRulesets() {
 }
 
 async function home(notice = null) {
+  // the server out of reach: one line says so, and the readings that failed are tried again
+  const reach = reachWatch();
   if (!api.token()) {
     // a newcomer sees who is waiting for a player, and takes a seat by registering first
-    const open = lobbyPanel(go);
+    const open = lobbyPanel(go, reach);
     const watch = livePanel();
-    return { node: h("div", { class: "newcomer" }, registerForm(route), open.panel, watch.panel),
-      close: () => { open.close(); watch.close(); } };
+    return { node: h("div", { class: "newcomer" }, reach.line, registerForm(route), open.panel,
+      watch.panel), close: () => { reach.close(); open.close(); watch.close(); } };
   }
   await knownRulesets();
-  const who = whoAmI(route);
-  const inbox = inboxPanel();
-  const lobby = lobbyPanel(go);
+  const who = whoAmI(route, reach);
+  const inbox = inboxPanel(reach);
+  const lobby = lobbyPanel(go, reach);
   const watch = livePanel();
   const said = notice ? h("p", { class: "panel notice", "data-testid": "notice" }, notice)
     : null;
   if (notice) announce(notice);
   // (my matches and the open ones in one column beside the form on a wide screen)
-  const node = h("div", { class: "home" }, said, who.panel, newMatchForm(rulesets, go),
-    h("div", { class: "side" }, inbox.panel, lobby.panel, watch.panel));
-  return { node, close: () => { who.close(); inbox.close(); lobby.close(); watch.close(); } };
+  const node = h("div", { class: "home" }, reach.line, said, who.panel,
+    newMatchForm(rulesets, go), h("div", { class: "side" }, inbox.panel, lobby.panel, watch.panel));
+  return { node, close: () => {
+    reach.close(); who.close(); inbox.close(); lobby.close(); watch.close();
+  } };
 }
 
 async function join(matchId, code) {
@@ -94,10 +99,15 @@ async function route() {
   } catch (error) {
     if (error.status === 401) api.forget();
     if (turn !== routes) return;
-    showError(error.message);
-    // (a screen that cannot be drawn, an unknown player say: home under the error line, not
-    // the screen before it)
-    made = await home().catch(() => null);
+    if (unreachable(error)) {
+      // the server out of reach: one line says so, and this screen is read again until it is
+      made = unreachableScreen(() => { if (turn === routes) route(); });
+    } else {
+      showError(error.message);
+      // (a screen that cannot be drawn, an unknown player say: home under the error line, not
+      // the screen before it)
+      made = await home().catch(() => null);
+    }
   }
   // a screen that took its time to come (its first reading) while the person went elsewhere
   // is not shown over the newer one
