@@ -4,6 +4,7 @@ correspondence match after closing the browser; no page logs a console error."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -12,6 +13,7 @@ from collections.abc import Callable
 import pytest
 import requests
 
+from tests.browser.test_review import _above_the_scoreboard
 from tests.support.browser import PHONE, Browser, play_turn
 from tests.support.servers import Server
 
@@ -761,6 +763,9 @@ def test_each_replay_step_says_what_happened(browsers: Callable[..., Browser],
     ana.click("[data-testid=replay]")
     ana.wait(lambda: ana.all("[data-testid=replay-step]"), why="the replay")
     assert ana.css(".replay-label").text.lower() == "replay"  # not a live table
+    # the bar above the scoreboard: the scoreboard and the felt stay together
+    _above_the_scoreboard(ana, ".replay-bar")
+    assert not ana.all("[data-testid=replay-review]")  # (only "See it" says a mistake)
     steps = len(events["items"])
     while not ana.css("[data-testid=replay-step]").text.startswith(f"Step {refused['seq']} /"):
         shown = ana.css("[data-testid=replay-step]").text
@@ -782,6 +787,13 @@ def test_each_replay_step_says_what_happened(browsers: Callable[..., Browser],
     ana.click("[data-focus=close-replay]")
     ana.wait(lambda: not ana.all(".replay-bar"), why="the live table again")
     assert not ana.all(".replaying")
+    if os.environ.get("TRUCO_SCREENSHOTS"):  # (to look at while working on the page)
+        ana.driver.set_window_size(*PHONE)
+        ana.click("[data-testid=replay]")
+        ana.wait(lambda: ana.all("[data-testid=replay-step]"), why="the replay")
+        _above_the_scoreboard(ana, ".replay-bar")
+        ana.driver.execute_script("window.scrollTo(0, 0)")
+        ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/replay-phone.png")
 
 
 def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[..., Browser],

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import requests
 
 from tests.browser.test_invitations import _auth, _created, _match, _player
+from tests.browser.test_review import _above_the_scoreboard
 from tests.browser.test_screens import _axe
 from tests.support.browser import PHONE, Browser
 from tests.support.servers import Server
@@ -174,6 +175,8 @@ def test_live_now_lists_public_matches_being_played_and_opens_them_to_watch(
     viewer.wait(lambda: viewer.table()["match-id"] == public
                 and viewer.table()["status"] in ("active", "finished"), why="the table, watched")
     assert "watching" in viewer.text()
+    # the note above the scoreboard: the scoreboard and the felt stay together
+    _above_the_scoreboard(viewer, ".table-screen > p.note")
     assert not viewer.all("[data-action]")  # (a spectator has nothing to do)
 
 

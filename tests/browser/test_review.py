@@ -64,6 +64,11 @@ def test_a_player_sees_the_review_of_a_truco_refused_with_the_best_cards(
     pending = ana.wait(lambda: "Truco!" in ana.css("[data-testid=table]").text,
                        why="the truco to answer, in the replay")
     assert pending
+    # the mistake stays said under the bar, and the bar sits above the scoreboard and felt
+    note = ana.css("[data-testid=replay-review]").text
+    assert note.startswith("Review: Hand 1, trick 1 · holding 4♣ 4♥ 4♠: "), note
+    assert note.endswith(f"you played Corro (fold); better {text.split('; better ')[1]}"), note
+    _above_the_scoreboard(ana, ".replay-bar")
     if os.environ.get("TRUCO_SCREENSHOTS"):  # (to look at while working on the page)
         ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/review-replay.png")
         phone = browsers(size=PHONE)
@@ -78,6 +83,18 @@ def test_a_player_sees_the_review_of_a_truco_refused_with_the_best_cards(
         phone.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
         phone.driver.refresh()
         _review_drawn(phone, os.environ["TRUCO_SCREENSHOTS"] + "/review-phone-pt.png")
+    # another step: the mistake's sentence goes (it said this step's move only)
+    shown = ana.css("[data-testid=replay-step]").text
+    ana.click(".replay-bar [data-focus=next]")
+    ana.wait(lambda: ana.css("[data-testid=replay-step]").text != shown, why="the next step")
+    assert not ana.all("[data-testid=replay-review]")
+
+
+def _above_the_scoreboard(browser: Browser, selector: str) -> None:
+    """`selector` drawn above the scoreboard, and the scoreboard right on top of the felt."""
+    above, board, felt = (browser.css(s).rect for s in (selector, ".scoreboard", ".felt"))
+    assert above["y"] + above["height"] <= board["y"], (above, board)
+    assert abs(board["y"] + board["height"] - felt["y"]) <= 1, (board, felt)
 
 
 def _review_drawn(browser: Browser, picture: str) -> None:

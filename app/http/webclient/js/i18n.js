@@ -270,6 +270,7 @@ const LABELS = {
   next: ["Next", "Próximo"],
   step: ["Step", "Passo"],
   replayLabel: ["Replay", "Repetição"],
+  reviewNote: ["Review", "Análise"],
   closeReplay: ["Close the replay", "Fechar a revisão"],
   closeError: ["Close this message", "Fechar esta mensagem"],
   // what the table's Portuguese words mean, under them on the buttons (English only)

@@ -41,14 +41,16 @@ function same(a, b) {
 
 function mistakeItem(view, d, see) {
   const chance = (action) => d.options.find((o) => same(o.action, action)).chance;
+  const when = t("handTrick")(d.hand, d.trick);
+  const holding = d.cards.length ? ` · ${t("holding")} ${d.cards.map(shortCard).join(" ")}` : "";
+  const move = t("reviewMove")(said(view, d.played), said(view, d.best),
+    percent(chance(d.played)), percent(chance(d.best)));
   return h("li", { class: "mistake", dataset: { actionNumber: d.action_number } },
-    h("span", { class: "when" }, t("handTrick")(d.hand, d.trick)),
-    d.cards.length ? ` · ${t("holding")} ${d.cards.map(shortCard).join(" ")}` : "",
+    h("span", { class: "when" }, when), holding,
     d.step === null || d.step === undefined ? null : h("button", { type: "button",
-      class: "see", "data-testid": "see-mistake", onclick: () => see(d.step) }, t("seeIt")),
-    h("br"),
-    t("reviewMove")(said(view, d.played), said(view, d.best),
-      percent(chance(d.played)), percent(chance(d.best))));
+      class: "see", "data-testid": "see-mistake",
+      onclick: () => see(d.step, `${when}${holding}: ${move}`) }, t("seeIt")),
+    h("br"), move);
 }
 
 function seatLine(view, tally) {
@@ -57,8 +59,8 @@ function seatLine(view, tally) {
 }
 
 /** The panel for match `matchId`: `node`, `show(view)` with each view drawn (it starts once
- * the match is finished, for a player), `close()` when the table goes; `see(step)` opens the
- * replay at a mistake's step (the table as its seat saw it). */
+ * the match is finished, for a player), `close()` when the table goes; `see(step, text)` opens
+ * the replay at a mistake's step (the table as its seat saw it), `text` its sentence. */
 export function reviewPanel(matchId, see) {
   const body = h("div", { class: "review-body", "aria-live": "polite" });
   const ask = h("button", { type: "button", "data-testid": "review",

@@ -253,7 +253,8 @@ export function tableScreen(matchId, go) {
   let blurred = null; // the control that had the focus when sending disabled it
   let known = null; // GET /v1/rulesets, read before the first view is drawn
   const changes = ratingChanges(matchId, () => known); // under a finished match's result
-  const review = reviewPanel(matchId, (step) => replay(step)); // under it too, for a player
+  // under it too, for a player; "See it" opens the replay at a mistake, its sentence kept
+  const review = reviewPanel(matchId, (step, mistake) => replay(step, false, mistake));
   let pressed = null; // the control a pointer went down on: {action, el}
   let sentByPointer = null; // {action, at}: the click that follows that press sends nothing
   let drawnActions = new Set(); // the actions the last drawing offered
@@ -335,9 +336,9 @@ export function tableScreen(matchId, go) {
       h("nav", { class: "top" }, h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`)),
       finishedBanner(view), // (above the table: in sight when the match ends)
       waiting, // (above it too; not in a replay of the match's first steps)
-      scoreboard(view, deadlineNode(view), known),
-      extra,
-      !view.you && !waiting ? h("p", { class: "note" }, t("spectator")) : null,
+      extra, // the replay bar and the spectator's note above the scoreboard: the scoreboard
+      !view.you && !waiting ? h("p", { class: "note" }, t("spectator")) : null, // and the
+      scoreboard(view, deadlineNode(view), known), // felt stay together, one table
       felt,
       over(view) ? null : controls(view, live),
       view.you && !over(view) ? handRow(view, live) : null, // (no hand to play once over)
@@ -422,8 +423,10 @@ export function tableScreen(matchId, go) {
   }
 
   /** The replay's table at `step`; with `toDeal`, the first step from there with cards dealt
-   * (a replay opens on the first deal, not on the empty table before it). */
-  async function replay(step, toDeal = false) {
+   * (a replay opens on the first deal, not on the empty table before it); `mistake`, the
+   * review's sentence on the move at that step ("See it"), said under the bar until another
+   * step is shown or the replay closes. */
+  async function replay(step, toDeal = false, mistake = null) {
     try {
       const [page, events] = await Promise.all([
         api.call("GET", `/v1/matches/${matchId}/replay?step=${step}`), replayLog()]);
@@ -445,7 +448,9 @@ export function tableScreen(matchId, go) {
         h("button", { type: "button", disabled: page.step >= page.steps, "data-focus": "next",
           onclick: () => replay(page.step + 1) }, t("next")),
         h("button", { type: "button", "aria-label": t("closeReplay"), title: t("closeReplay"),
-          "data-focus": "close-replay", onclick: () => render(current) }, "×"));
+          "data-focus": "close-replay", onclick: () => render(current) }, "×"),
+        mistake ? h("p", { class: "replay-review", "data-testid": "replay-review" },
+          h("strong", {}, `${t("reviewNote")}: `), mistake) : null);
       node.classList.add("replaying");
       draw(view, false, bar);
     } catch (error) { showError(error.message); }
