@@ -336,9 +336,10 @@ export function tableScreen(matchId, go) {
       h("nav", { class: "top" }, h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`)),
       finishedBanner(view), // (above the table: in sight when the match ends)
       waiting, // (above it too; not in a replay of the match's first steps)
-      extra, // the replay bar and the spectator's note above the scoreboard: the scoreboard
-      !view.you && !waiting ? h("p", { class: "note" }, t("spectator")) : null, // and the
-      scoreboard(view, deadlineNode(view), known), // felt stay together, one table
+      // the replay bar and the spectator's note above the scoreboard, which stays on the felt
+      extra,
+      !view.you && !waiting ? h("p", { class: "note" }, t("spectator")) : null,
+      scoreboard(view, deadlineNode(view), known),
       felt,
       over(view) ? null : controls(view, live),
       view.you && !over(view) ? handRow(view, live) : null, // (no hand to play once over)
