@@ -13,6 +13,12 @@ export function unreachable(error) {
   return !!error && (error.status === 0 || error.status === 502 || error.status === 504);
 }
 
+/** The line that says the server is out of reach (hidden: until a reading fails). */
+function reachLine(hidden) {
+  return h("p", { class: "panel notice unreachable", "data-testid": "unreachable",
+    role: "status", hidden }, t("unreachable"));
+}
+
 /** The line and the retries of one home screen: `failed(name, read, error)` (true when
  * `error` was the server out of reach: `read` is tried again), `ok(name)`, `down()`,
  * `close()`; `line` is the element to show. */
@@ -20,8 +26,7 @@ export function reachWatch() {
   const failing = new Map(); // the reads that could not reach the server, by name
   let timer = null;
   let closed = false;
-  const line = h("p", { class: "panel notice unreachable", "data-testid": "unreachable",
-    role: "status", hidden: true }, t("unreachable"));
+  const line = reachLine(true);
   function tick() {
     timer = null;
     if (closed) return;
@@ -46,7 +51,7 @@ export function reachWatch() {
     },
     ok(name) {
       failing.delete(name);
-      line.hidden = failing.size > 0 ? line.hidden : true;
+      if (!failing.size) line.hidden = true;
     },
     down: () => failing.size > 0,
     close() {
@@ -60,7 +65,6 @@ export function reachWatch() {
  * `retry()` every RETRY_MS (the route again) until it is left. Returns `{node, close}`. */
 export function unreachableScreen(retry) {
   const timer = setTimeout(retry, RETRY_MS);
-  return { node: h("div", { class: "home" }, h("p", { class: "panel notice unreachable",
-    "data-testid": "unreachable", role: "status" }, t("unreachable"))),
-  close: () => clearTimeout(timer) };
+  return { node: h("div", { class: "home" }, reachLine(false)),
+    close: () => clearTimeout(timer) };
 }
