@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { cardElement, cardName } from "./cards.js";
+import { delivery, Stopped } from "./delivery.js";
 import { announce, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { ratingChanges } from "./ratingchanges.js";
@@ -19,6 +20,7 @@ const PLACES = {
 const STEP_MS = 700;
 const FRESH_MS = 400; // a control that just appeared takes no press for this long
 const BRIEF_MS = 250;
+const SLOW_MS = 600; // an action not answered by then is said to be on its way
 const RESULTS = new Set(["trick_won", "trick_tied", "hand_won", "match_won"]);
 const TALK_KEPT = 30; // lines of table talk brought back when a table is opened
 const REFUSALS = { // an action refused: what the player is told (the table is read again)
@@ -249,6 +251,9 @@ export function tableScreen(matchId, go) {
   let shownLive = false; // whether `shown` is a view as received (not a card patched in, a replay)
   let current = null; // the newest view received
   let sending = false; // an action on its way: no other goes until it is answered
+  let delivering = null; // its delivery (js/delivery.js), which the player may stop
+  let sendNote = null; // what the felt says of it meanwhile: "sending", "sendingOffline"
+  let closed = false; // the screen left
   let logOpen = false; // the table talk stays open (or closed) from one drawing to the next
   let blurred = null; // the control that had the focus when sending disabled it
   let known = null; // GET /v1/rulesets, read before the first view is drawn
@@ -331,7 +336,8 @@ export function tableScreen(matchId, go) {
       ? view.hand.tricks.length : null;
     const waiting = live ? waitingPanel(view) : null; // (in place of "You are watching")
     const felt = h("div", { class: `felt players-${view.players}${over(view) ? " over" : ""}` },
-      view.seats.map((s) => seatBox(view, s.seat, trick, done)), center(view, known));
+      view.seats.map((s) => seatBox(view, s.seat, trick, done)), center(view, known),
+      live ? noteNode() : null);
     node.replaceChildren(...[
       h("nav", { class: "top" }, h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`)),
       finishedBanner(view), // (above the table: in sight when the match ends)
@@ -549,6 +555,25 @@ export function tableScreen(matchId, go) {
     }
   }
 
+  function noteNode() {
+    // an action on its way: said on the felt once it takes long, and while the server is out
+    // of reach (then with a way to stop it: the controls come back)
+    if (!sendNote) return null;
+    return h("div", { class: "sending", "data-testid": "sending" },
+      h("span", { role: "status" }, t(sendNote)),
+      sendNote === "sendingOffline" ? h("button", { type: "button", "data-testid": "stop-sending",
+        onclick: () => delivering && delivering.stop() }, t("stopSending")) : null);
+  }
+
+  function say(note) {
+    sendNote = note;
+    const was = node.querySelector("[data-testid=sending]");
+    const now = noteNode();
+    if (was && now) was.replaceWith(now);
+    else if (was) was.remove();
+    else if (now && shownLive) node.querySelector(".felt")?.append(now);
+  }
+
   async function send(raw) {
     // one action at a time: a second tap, or a tap on a control redrawn meanwhile, sends
     // nothing while the first is on its way
@@ -557,29 +582,38 @@ export function tableScreen(matchId, go) {
     showError("");
     if (node.contains(document.activeElement)) blurred = document.activeElement;
     node.querySelectorAll("[data-action]").forEach((b) => { b.disabled = true; });
-    const key = crypto.randomUUID();
-    const post = () => api.call("POST", `/v1/matches/${matchId}/actions`, JSON.parse(raw),
-      { "Idempotency-Key": key });
+    const key = crypto.randomUUID(); // (every try of this action: it is applied once)
+    const slow = setTimeout(() => say("sending"), SLOW_MS);
+    delivering = delivery(
+      () => api.call("POST", `/v1/matches/${matchId}/actions`, JSON.parse(raw),
+        { "Idempotency-Key": key }),
+      () => api.call("GET", `/v1/matches/${matchId}`),
+      Number(node.dataset.version), () => say("sendingOffline"));
     try {
-      let view;
+      let view = null;
+      let refused = null;
       try {
-        view = await post();
+        view = await delivering.done;
       } catch (error) {
-        // no answer, or the server could not tell: asked again with the same key, the action
-        // is applied once whatever became of the first request
-        if (error.status !== 0 && error.status !== 503) throw error;
-        await sleep(1500);
-        view = await post();
+        refused = error;
       }
-      current = view;
-      if (view.version > Number(node.dataset.version)) render(view);
-    } catch (error) {
-      // the server's detail is for developers; a player is told what happened in their words
-      showError(REFUSALS[error.code] ? t(REFUSALS[error.code]) : error.message);
-      try {
-        render(await api.call("GET", `/v1/matches/${matchId}`));
-      } catch {
-        if (shown && shownLive) render(shown); // the controls again, to try once more
+      clearTimeout(slow);
+      delivering = null;
+      say(null);
+      if (closed) return;
+      if (view) {
+        current = view;
+        if (view.version > Number(node.dataset.version)) render(view);
+      } else if (refused instanceof Stopped) {
+        if (shown && shownLive) render(shown); // the controls again, to choose anew
+      } else {
+        // the server's detail is for developers; a player is told what happened in words
+        showError(REFUSALS[refused.code] ? t(REFUSALS[refused.code]) : refused.message);
+        try {
+          render(await api.call("GET", `/v1/matches/${matchId}`));
+        } catch {
+          if (shown && shownLive) render(shown); // the controls again, to try once more
+        }
       }
     } finally {
       sending = false;
@@ -639,6 +673,8 @@ export function tableScreen(matchId, go) {
   });
 
   return { node, close: () => {
+    closed = true;
+    if (delivering) delivering.stop();
     live.close(); clearInterval(ticker); clearTimeout(freshTimer); changes.close(); review.close();
   } };
 }

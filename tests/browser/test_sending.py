@@ -1,0 +1,122 @@
+"""An action sent through a bad connection (js/delivery.js): said on the felt while it is on
+its way, kept trying with the same Idempotency-Key while the server is out of reach and
+applied once when it is back, never sent on a table that moved on meanwhile, and stopped by
+the player when they choose."""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+import requests
+
+from tests.browser.test_client import _events, _human_match, _offline
+from tests.support.browser import PHONE, Browser
+from tests.support.servers import Server
+
+ACCEPT = {"type": "accept"}
+
+
+def _decisions(server: Server, match_id: str, auth: dict[str, str]) -> list[object]:
+    """The mão de onze decisions made so far in the match, as its log has them."""
+    return [e for e in _events(server, match_id, auth) if e["type"] == "eleven_decided"]
+
+
+def _question(server: Server, ana: Browser) -> tuple[str, dict[str, str]]:
+    """ana at a table where she alone decides a mão de onze; the match and her opponent's
+    Authorization header."""
+    ana.register("ana")
+    match_id, (bia,) = _human_match(server, ana, start_score=[11, 3])
+    ana.wait(lambda: ACCEPT in ana.actions(), why="the mão de onze question")
+    return match_id, bia
+
+
+def _note(ana: Browser) -> str:
+    """What the felt says of the action on its way ('' when nothing)."""
+    return "".join(el.text for el in ana.all("[data-testid=sending] [role=status]"))
+
+
+def test_a_move_made_offline_goes_once_the_connection_is_back(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    match_id, bia = _question(server, ana)
+    version = ana.table()["version"]
+    _offline(ana, True)
+    ana.click_action(ACCEPT)
+    said = ana.wait(lambda: _note(ana), why="the note on the felt")
+    assert said == "No connection: your move goes as soon as it is back."
+    assert ana.css("[data-testid=stop-sending]").rect["height"] >= 44  # (a finger's size)
+    assert all(not b.is_enabled() for b in ana.all("[data-action]"))  # one action at a time
+    if os.environ.get("TRUCO_SCREENSHOTS"):  # (to look at while working on the page)
+        ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/sending-offline.png")
+    time.sleep(5)  # (several tries fail meanwhile)
+    assert _decisions(server, match_id, bia) == []
+    _offline(ana, False)
+    ana.wait(lambda: ana.table()["version"] != version, why="the move applied", timeout=30)
+    ana.wait(lambda: _note(ana) == "", why="the note gone")
+    time.sleep(2)  # (time for a second request, if one went)
+    assert [(e["seat"], e["accept"]) for e in _decisions(server, match_id, bia)] == [(0, True)]
+    ana.wait(lambda: ana.css("#error").text == "", why="the stream back, nothing to say")
+    _offline(ana, False)  # (the console's failed requests of the seconds offline)
+
+
+def test_a_move_is_not_sent_on_a_table_that_moved_on_meanwhile(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    match_id, bia = _question(server, ana)
+    version = int(ana.table()["version"])
+    _offline(ana, True)
+    ana.click_action(ACCEPT)
+    ana.wait(lambda: _note(ana), why="the note on the felt")
+    # the table changes while ana's move cannot reach it (bia's new name: a new version)
+    renamed = requests.patch(f"{server.url}/v1/players/me", json={"name": "bia2"}, headers=bia,
+                             timeout=10)
+    assert renamed.status_code == 200, renamed.text
+    _offline(ana, False)
+    ana.wait(lambda: int(ana.table()["version"]) > version, why="the table as it is now",
+             timeout=30)
+    ana.wait(lambda: _note(ana) == "" and ACCEPT in ana.actions(), why="the question again")
+    assert "bia2" in ana.css(".felt").text
+    time.sleep(2)  # (time for a request, if one went)
+    assert _decisions(server, match_id, bia) == []
+    ana.click_action(ACCEPT)  # chosen again on the table as it stands: it goes
+    ana.wait(lambda: _decisions(server, match_id, bia), why="the decision")
+    _offline(ana, False)
+
+
+def test_the_player_stops_a_move_that_cannot_reach_the_server(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    match_id, bia = _question(server, ana)
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    ana.driver.refresh()
+    ana.wait(lambda: ACCEPT in ana.actions(), why="the question in Portuguese")
+    _offline(ana, True)
+    ana.click_action(ACCEPT)
+    said = ana.wait(lambda: _note(ana), why="the note on the felt")
+    assert said == "Sem conexão: sua jogada vai assim que ela voltar."
+    ana.click("[data-testid=stop-sending]")
+    ana.wait(lambda: _note(ana) == "" and ACCEPT in ana.actions(),  # (enabled ones)
+             why="the controls back")
+    _offline(ana, False)
+    time.sleep(5)  # (longer than a wait between two tries: nothing more goes)
+    assert _decisions(server, match_id, bia) == []
+    _offline(ana, False)
+
+
+def test_a_slow_answer_is_said_while_it_comes(browsers: Callable[..., Browser],
+                                              server: Server) -> None:
+    ana = browsers()
+    match_id, bia = _question(server, ana)
+    ana.driver.execute_cdp_cmd("Network.enable", {})
+    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 2000, "downloadThroughput": -1, "uploadThroughput": -1})
+    version = ana.table()["version"]
+    ana.click_action(ACCEPT)
+    said = ana.wait(lambda: _note(ana), why="the note on the felt")
+    assert said == "Sending your move…"
+    assert not ana.all("[data-testid=stop-sending]")  # (the server is not out of reach)
+    ana.wait(lambda: ana.table()["version"] != version, why="the answer", timeout=30)
+    ana.wait(lambda: _note(ana) == "", why="the note gone")
+    assert [(e["seat"], e["accept"]) for e in _decisions(server, match_id, bia)] == [(0, True)]
+
