@@ -1,7 +1,7 @@
-"""An action sent through a bad connection (js/delivery.js): said on the felt while it is on
-its way, kept trying with the same Idempotency-Key while the server is out of reach and
-applied once when it is back, never sent on a table that moved on meanwhile, and stopped by
-the player when they choose."""
+"""The table through a bad connection. An action (js/delivery.js) is said on the felt while
+it is on its way, kept trying with the same Idempotency-Key while the server is out of reach
+and applied once when it is back, never sent on a table that moved on meanwhile, and stopped
+by the player when they choose; a table opened out of reach says so and comes when it can."""
 from __future__ import annotations
 
 import os
@@ -120,3 +120,22 @@ def test_a_slow_answer_is_said_while_it_comes(browsers: Callable[..., Browser],
     ana.wait(lambda: _note(ana) == "", why="the note gone")
     assert [(e["seat"], e["accept"]) for e in _decisions(server, match_id, bia)] == [(0, True)]
 
+
+
+def test_a_table_opened_out_of_reach_says_so_and_comes_when_it_can(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    match_id, _ = _question(server, ana)
+    ana.open("/play/#/")
+    ana.wait(lambda: ana.all("[data-testid=inbox]"), why="home")
+    _offline(ana, True)
+    ana.driver.execute_script(f"location.hash = '#/match/{match_id}'")
+    said = ana.wait(lambda: ana.all("[data-testid=table] [data-testid=unreachable]")
+                    and ana.css("[data-testid=unreachable]").text, why="the line in its place")
+    assert said == "Cannot reach the server. Retrying…"
+    assert ana.css("#error").text == ""  # (one line says it, not the error line too)
+    assert ana.all("[data-testid=table] a[href='#/']")  # (a way home meanwhile)
+    _offline(ana, False)
+    ana.wait(lambda: ACCEPT in ana.actions(), why="the table, once reached", timeout=30)
+    assert not ana.all("[data-testid=unreachable]")
+    _offline(ana, False)

@@ -14,7 +14,7 @@ export function unreachable(error) {
 }
 
 /** The line that says the server is out of reach (hidden: until a reading fails). */
-function reachLine(hidden) {
+export function reachLine(hidden) {
   return h("p", { class: "panel notice unreachable", "data-testid": "unreachable",
     role: "status", hidden }, t("unreachable"));
 }

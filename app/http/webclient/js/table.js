@@ -7,6 +7,7 @@ import { delivery, Stopped } from "./delivery.js";
 import { announce, h, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { ratingChanges } from "./ratingchanges.js";
+import { reachLine } from "./reach.js";
 import { reviewPanel } from "./review.js";
 import { waitingRoom } from "./waiting.js";
 import { actionHint, actionLabel, callWord, describe, seatName, sideOf, specialName, teamName }
@@ -663,8 +664,16 @@ export function tableScreen(matchId, go) {
     queue.push(message);
     drain();
   }, (state, error) => {
-    // a dropped stream is said on the error line until it is back
+    // a dropped stream is said on the error line until it is back; a table not drawn yet
+    // (opened while the server is out of reach) says so in its place, and comes once it can
     const line = document.getElementById("error");
+    if (state === "reconnecting" && !current && !closed) {
+      if (!node.querySelector("[data-testid=unreachable]")) {
+        node.replaceChildren(h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
+          reachLine(false));
+      }
+      return;
+    }
     if (state === "reconnecting" && (!line || !line.textContent)) showError(t("reconnecting"));
     if (state === "open" && line && line.textContent === t("reconnecting")) showError("");
     if (state === "failed") node.replaceChildren(h("p", { class: "panel" },
