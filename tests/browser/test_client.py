@@ -281,9 +281,9 @@ def test_a_reloaded_table_brings_back_its_table_talk(browsers: Callable[..., Bro
     talk = ana.wait(lambda: "5 of clubs" in (ana.css(".log").get_attribute("textContent") or "")
                     and ana.all(".log li"), why="the table talk brought back")
     lines = [li.get_attribute("textContent") for li in talk]
-    assert lines.count("you played 5 of clubs") == 1
-    assert lines[-1] == "you sat down"  # the oldest last, as the stream leaves them
-    assert lines.index("you played 5 of clubs") < lines.index("Hand 1 dealt")
+    assert lines.count("You played 5 of clubs") == 1
+    assert lines[-1] == "You sat down"  # the oldest last, as the stream leaves them
+    assert lines.index("You played 5 of clubs") < lines.index("Hand 1 dealt")
 
 
 def _human_match(server: Server, browser: Browser, players: int = 2,

@@ -235,7 +235,6 @@ const LABELS = {
   fairness: ["Fair deals", "Cartas justas"],
   commitment: ["Commitment", "Compromisso"],
   secret: ["Secret", "Segredo"],
-  handOver: ["Hand", "Mão"],
   points: ["points", "pontos"],
   point: ["point", "ponto"],
   seatCount: ["players", "jogadores"],
@@ -264,6 +263,14 @@ const LABELS = {
   unreachable: ["Cannot reach the server. Retrying…",
     "Não foi possível falar com o servidor. Tentando de novo…"],
   sending: ["Sending your move…", "Enviando sua jogada…"],
+  partner: ["partner", "parceiro"],
+  lastHand: [(n) => `Last hand (hand ${n})`, (n) => `Última mão (mão ${n})`],
+  resign: ["Resign…", "Desistir…"],
+  resignAsk: ["Give up this match? It counts as lost.", "Desistir desta partida? Ela conta como perdida."],
+  resignYes: ["Resign", "Desistir"],
+  resignNo: ["Keep playing", "Continuar jogando"],
+  clockWarning: [(n, of) => `The clock has played for you ${n === 1 ? "once" : `${n} times`} in a row: at ${of} in a row your side loses the match.`,
+    (n, of) => `O relógio já jogou por você ${n === 1 ? "uma vez" : `${n} vezes`} seguida${n === 1 ? "" : "s"}: com ${of} seguidas seu time perde a partida.`],
   sendingOffline: ["No connection: your move goes as soon as it is back.",
     "Sem conexão: sua jogada vai assim que ela voltar."],
   stopSending: ["Don't send it", "Não enviar"],
@@ -335,6 +342,11 @@ const LABELS = {
     eleven: [(who, yes) => `${who}: ${yes ? "Jogo!" : "Corro!"}`,
       (who, yes) => `${who}: ${yes ? "Jogo!" : "Corro!"}`],
     resigned: [(who) => `${who} resigned`, (who) => `${who} desistiu`],
+    timedOut: [(who, lost, n) => (lost ? `${who}: time ran out, and with it the match`
+      : `${who}: time ran out, the computer played (${n} in a row)`),
+    (who, lost, n) => (lost ? `${who}: o tempo acabou, e com ele a partida`
+      : `${who}: o tempo acabou, o computador jogou (${n} ${n === 1 ? "vez" : "vezes"} seguida${n === 1 ? "" : "s"})`)],
+    forfeited: [(team) => `${team} lost the match on time`, (team) => `${team}: partida perdida por tempo`],
   },
 };
 

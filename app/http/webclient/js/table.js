@@ -29,6 +29,8 @@ const REFUSALS = { // an action refused: what the player is told (the table is r
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1); // (a line of talk)
+const FORFEIT_AFTER = 3; // turns in a row the clock plays for a seat before its side loses
 
 /** Whether `view`'s match is over (finished or cancelled): its hand is not played any more. */
 function over(view) {
@@ -73,20 +75,27 @@ function seatBox(view, seat, trick, done = null) {
   const partners = view.hand && view.hand.partner_cards && !over(view)
     ? view.hand.partner_cards[seat] : null;
   const mine = view.you && view.you.seat === seat;
-  const backs = mine || over(view) ? [] : Array.from({ length: info.cards_in_hand }, () =>
-    cardElement(null, { small: true, label: t("hidden") }));
+  // (a replay shows every seat's cards: hand.hands, which only replays carry)
+  const open = view.hand && view.hand.hands && !over(view) ? view.hand.hands[seat] : null;
+  const backs = mine || over(view) ? [] : open ? open.map((c) => cardElement(c, { small: true }))
+    : Array.from({ length: info.cards_in_hand }, () =>
+      cardElement(null, { small: true, label: t("hidden") }));
+  // with partners, mine said in words (not by colour only)
+  const partner = view.players > 2 && !mine && seat % 2 === mySeat(view) % 2;
+  const level = info.bot_level ? t("levels")[info.bot_level] || info.bot_level : null;
+  const tag = [level, partner ? t("partner") : null].filter(Boolean).join(" · ");
   // (a seat reserved for a player who has not accepted yet says so)
   const name = info.invited ? `${seatName(view, seat)} (${t("invited")})` : seatName(view, seat);
   return h("div", { class: `seat place-${place} team-${seat % 2} ${side(view, seat % 2)}${toAct ? " to-act" : ""}`,
-    "data-seat": seat, "aria-label": `${name}${toAct ? `, ${t("toAct")}` : ""}` },
+    "data-seat": seat,
+    "aria-label": `${name}${partner ? `, ${t("partner")}` : ""}${toAct ? `, ${t("toAct")}` : ""}` },
   h("div", { class: "who" },
     h("div", { class: "name" }, name,
       toAct && h("span", { class: "turn-dot", "aria-hidden": "true" }, " ●")),
-    info.bot_level ? h("div", { class: "level" }, t("levels")[info.bot_level] || info.bot_level)
-      : null,
+    tag ? h("div", { class: "level" }, tag) : null,
     partners ? h("div", { class: "partner-cards", "aria-label": t("partnerCards") },
       partners.map((c) => cardElement(c, { small: true })))
-      : mine ? null : h("div", { class: "backs" }, backs)),
+      : mine ? null : h("div", { class: open ? "backs open" : "backs" }, backs)),
   h("div", { class: done && play ? "played previous" : "played" }, play ? playedCard(play) : null,
     done && play ? h("span", { class: "trick-caption" }, t("trickDone")(done)) : null));
 }
@@ -227,12 +236,16 @@ function lastHand(view) {
   const gain = last.winner_team === null ? null : `${teamName(view, last.winner_team)} ` +
     `+${last.points} ${t(last.points === 1 ? "point" : "points")}`;
   return h("div", { class: "last-hand", "data-testid": "last-hand" },
-    h("h3", {}, `${t("handOver")} ${last.number}`),
+    h("h3", {}, t("lastHand")(last.number)),
     h("p", {}, last.winner_team === null ? reason // who won it, how, and what for
       : said ? `${said(sideOf(view, last.winner_team), sideOf(view, 1 - last.winner_team))}: ${gain}`
         : `${gain} (${reason})`),
-    h("div", { class: "last-tricks" }, last.tricks.map((tr) => h("div", { class: "last-trick" },
-      tr.plays.map((p) => playedCard(p, true, seatName(view, p.seat)))))));
+    h("ol", { class: "last-tricks" }, last.tricks.map((tr, i) => h("li", { class: "last-trick" },
+      h("span", { class: "trick-no" }, `${t("trickDone")(i + 1)}:`),
+      tr.plays.map((p) => h("span", { class: "last-play" }, playedCard(p, true, seatName(view, p.seat)),
+        h("span", { class: "by", "aria-hidden": "true" }, seatName(view, p.seat)))),
+      tr.winner_team !== null || tr.tie ? h("span", { class: "took" },
+        `→ ${tr.tie ? t("tie") : teamName(view, tr.winner_team)}`) : null))));
 }
 
 function fairness(view) {
@@ -243,11 +256,21 @@ function fairness(view) {
     f.secret ? h("p", {}, `${t("secret")}: `, h("code", {}, f.secret)) : null);
 }
 
+/** Said while the clock has played my last turns for me (on_timeout auto_play): how many in
+ * a row, and that at FORFEIT_AFTER my side loses the match. */
+function clockWarning(view) {
+  if (!view.you || view.status !== "active" || view.on_timeout !== "auto_play") return null;
+  const row = view.seats[view.you.seat].timeouts_in_row;
+  return row > 0 ? h("p", { class: "clock-warning", role: "status", "data-testid": "clock-warning" },
+    t("clockWarning")(row, FORFEIT_AFTER)) : null;
+}
+
 /** The table screen for match `matchId`; `go(hash)` navigates. Returns `{node, close}`. */
 export function tableScreen(matchId, go) {
   const node = h("section", { class: "table-screen", "data-testid": "table",
     "data-match-id": matchId, "data-status": "waiting", "data-version": "0" });
-  const log = h("ol", { class: "log", "aria-label": t("log") });
+  // (newest first: a list, not numbered)
+  const log = h("ul", { class: "log", "aria-label": t("log") });
   let shown = null; // what is drawn
   let shownLive = false; // whether `shown` is a view as received (not a card patched in, a replay)
   let current = null; // the newest view received
@@ -255,6 +278,7 @@ export function tableScreen(matchId, go) {
   let delivering = null; // its delivery (js/delivery.js), which the player may stop
   let sendNote = null; // what the felt says of it meanwhile: "sending", "sendingOffline"
   let closed = false; // the screen left
+  let resignAsked = false; // "Resign…" pressed: the question stands until it is answered
   let logOpen = false; // the table talk stays open (or closed) from one drawing to the next
   let blurred = null; // the control that had the focus when sending disabled it
   let known = null; // GET /v1/rulesets, read before the first view is drawn
@@ -329,6 +353,39 @@ export function tableScreen(matchId, go) {
       fairness(view));
   }
 
+  function resignControl(view, live) {
+    // a seated player may give up an active match: asked first, in place
+    if (!live || !view.you || view.status !== "active") return null;
+    const again = (focus) => {
+      if (shown) draw(shown, shownLive);
+      const el = node.querySelector(`[data-testid=${focus}]`);
+      if (el) el.focus({ preventScroll: true });
+    };
+    if (!resignAsked) {
+      return h("button", { type: "button", class: "resign", "data-testid": "resign",
+        "data-focus": "resign", onclick: () => { resignAsked = true; again("resign-cancel"); } },
+      t("resign"));
+    }
+    return h("span", { class: "resign-ask", role: "group", "aria-label": t("resignAsk") },
+      h("span", {}, t("resignAsk")),
+      h("button", { type: "button", class: "resign-yes", "data-testid": "resign-confirm",
+        onclick: () => resign() }, t("resignYes")),
+      h("button", { type: "button", "data-testid": "resign-cancel", "data-focus": "resign",
+        onclick: () => { resignAsked = false; again("resign"); } }, t("resignNo")));
+  }
+
+  async function resign() {
+    resignAsked = false;
+    try {
+      const view = await api.call("POST", `/v1/matches/${matchId}/resign`);
+      current = view;
+      if (view.version > Number(node.dataset.version)) render(view);
+    } catch (error) {
+      showError(REFUSALS[error.code] ? t(REFUSALS[error.code]) : error.message);
+      if (shown) draw(shown, shownLive);
+    }
+  }
+
   function draw(view, live, extra = null) {
     const focused = node.contains(document.activeElement) ? document.activeElement : blurred;
     blurred = null;
@@ -340,7 +397,8 @@ export function tableScreen(matchId, go) {
       view.seats.map((s) => seatBox(view, s.seat, trick, done)), center(view, known),
       live ? noteNode() : null);
     node.replaceChildren(...[
-      h("nav", { class: "top" }, h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`)),
+      h("nav", { class: "top" }, h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`),
+        resignControl(view, live)),
       finishedBanner(view), // (above the table: in sight when the match ends)
       waiting, // (above it too; not in a replay of the match's first steps)
       // the replay bar and the spectator's note above the scoreboard, which stays on the felt
@@ -348,6 +406,7 @@ export function tableScreen(matchId, go) {
       !view.you && !waiting ? h("p", { class: "note" }, t("spectator")) : null,
       scoreboard(view, deadlineNode(view), known),
       felt,
+      live ? clockWarning(view) : null,
       over(view) ? null : controls(view, live),
       view.you && !over(view) ? handRow(view, live) : null, // (no hand to play once over)
       h("aside", { class: "side" }, lastHand(view), calls(view),
@@ -504,7 +563,7 @@ export function tableScreen(matchId, go) {
         after = page.next_after;
       }
     } catch { return; } // the log is a courtesy: the table itself is whole without it
-    said.slice(-TALK_KEPT).reverse().forEach((text) => log.append(h("li", {}, text)));
+    said.slice(-TALK_KEPT).reverse().forEach((text) => log.append(h("li", {}, capital(text))));
   }
 
   async function drain() {
@@ -535,8 +594,8 @@ export function tableScreen(matchId, go) {
         if (message.event !== "event" || !shown) continue;
         const text = describe(shown, body);
         if (text) {
-          log.prepend(h("li", {}, text));
-          announce(text);
+          log.prepend(h("li", {}, capital(text)));
+          announce(capital(text));
         }
         const news = body.version > Number(node.dataset.version);
         const hurry = queue.length > 12;

@@ -168,6 +168,9 @@ export function describe(view, event) {
     case "hand_dealt": return words.dealt(event.hand);
     case "player_joined": return words.joined(who);
     case "player_resigned": return words.resigned(who);
+    case "turn_timed_out": return words.timedOut(who, event.outcome === "forfeit",
+      event.timeouts_in_row);
+    case "match_forfeited": return words.forfeited(teamName(view, event.team));
     default: return null;
   }
 }
