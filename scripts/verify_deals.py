@@ -2,11 +2,14 @@
 """Check the deals of a finished match against its revealed secret (scheme truco-commit-v1,
 docs/fairness.md), with the Python standard library only.
 
-    python3 scripts/verify_deals.py BASE_URL MATCH_ID TOKEN
+    python3 scripts/verify_deals.py BASE_URL MATCH_ID TOKEN [--commitment HEX] [--seed SEED]
 
 Downloads the match as the player whose TOKEN is given sees it, and its whole event log;
-checks the commitment, every hand's cards and vira, and the first dealer; prints what it
-found, naming each hand that differs. Exit status 0 when everything agrees, 1 otherwise.
+checks the commitment (and, with --commitment, that it is the one you were shown before you
+sent your seed), your own seed in the key (--seed), every hand's cards and vira, that the
+hands are numbered 1, 2, ... with none missing, that every card played was in its player's
+hand, and the first dealer; prints what it found, naming each hand that differs. Exit status
+0 when everything agrees, 1 otherwise.
 """
 from __future__ import annotations
 
@@ -76,8 +79,11 @@ def expected_first_dealer(key: bytes, players: int) -> int:
     return _hmac_int(key, "first-dealer") % players
 
 
-def check(view: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
-    """What is wrong with the match's deals, first wrong hand first; empty when all agree."""
+def check(view: dict[str, Any], events: list[dict[str, Any]], commitment: str | None = None,
+          seed: str | None = None) -> list[str]:
+    """What is wrong with the match's deals, first wrong hand first; empty when all agree.
+    `commitment`: the one you were shown before you sent your seed (from
+    POST /v1/commitments, or the view you joined from); `seed`: the seed you sent."""
     fairness = view.get("fairness")
     if view.get("status") != "finished":
         return ["the match is not finished: its secret is not revealed yet"]
@@ -89,6 +95,13 @@ def check(view: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
     except ValueError:
         return ["the revealed secret is not hex"]
     problems = []
+    if commitment is not None and commitment.lower() != fairness["commitment"]:
+        problems.append(f"the commitment is {fairness['commitment']}, not the {commitment} "
+                        "you were shown first")
+    you = view.get("you")
+    if seed is not None and (you is None or fairness["client_seeds"][you["seat"]] != seed):
+        problems.append(f"your seed {seed!r} is not your seat's in the key: "
+                        f"{fairness['client_seeds']}")
     if hashlib.sha256(secret).hexdigest() != fairness["commitment"]:
         problems.append("the commitment is not the SHA-256 of the revealed secret")
     revealed = [e for e in events if e["type"] == "deals_revealed"]
@@ -103,6 +116,9 @@ def check(view: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
             and dealt[0]["dealer"] != expected_first_dealer(key, players):
         problems.append(f"first dealer: seat {dealt[0]['dealer']}, expected seat "
                         f"{expected_first_dealer(key, players)}")
+    numbers = [e["hand"] for e in dealt]
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append(f"the hands dealt are numbered {numbers}, not 1, 2, ... in order")
     for event in dealt:
         number = event["hand"]
         hands, drawn = expected_deal(key, number, players)
@@ -113,27 +129,53 @@ def check(view: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
         elif event["hands"] != hands or event.get("vira") != vira:
             problems.append(f"hand {number} differs: dealt {event['hands']} vira "
                             f"{event.get('vira')}, expected {hands} vira {vira}")
+    return problems + _played_from_hand(events)
+
+
+def _played_from_hand(events: list[dict[str, Any]]) -> list[str]:
+    """Each card played that its player was not dealt in that hand (or played twice)."""
+    problems = []
+    number = 0
+    held: list[list[str]] = []
+    for event in events:
+        if event["type"] == "hand_dealt":
+            number, held = event["hand"], [list(h) for h in event.get("hands") or []]
+        elif event["type"] == "card_played" and event.get("card") and held:
+            seat, card = event["seat"], event["card"]
+            if card in held[seat]:
+                held[seat].remove(card)
+            else:
+                problems.append(f"hand {number}: seat {seat} played {card}, which it did not "
+                                "hold")
     return problems
 
 
+USAGE = "usage: verify_deals.py BASE_URL MATCH_ID TOKEN [--commitment HEX] [--seed SEED]"
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 4:
-        print("usage: verify_deals.py BASE_URL MATCH_ID TOKEN", file=sys.stderr)
+    args, flags = argv[1:], {"--commitment": None, "--seed": None}
+    while len(args) > 3 and args[-2] in flags:
+        flags[args[-2]] = args[-1]
+        args = args[:-2]
+    if len(args) != 3:
+        print(USAGE, file=sys.stderr)
         return 1
-    base_url, match_id, token = argv[1:]
+    base_url, match_id, token = args
     try:
         view, events = download(http_fetch(base_url, token), match_id)
     except (OSError, ValueError) as exc:  # (urllib's HTTPError and URLError are OSErrors)
         print(f"cannot download the match: {exc}", file=sys.stderr)
         return 1
-    problems = check(view, events)
+    problems = check(view, events, flags["--commitment"], flags["--seed"])
     hands = sum(1 for e in events if e["type"] == "hand_dealt")
     for problem in problems:
         print(problem)
     if problems:
         return 1
-    print(f"{match_id}: commitment, first dealer and all {hands} hands agree with the "
-          "revealed secret")
+    shown = " (the one shown first)" if flags["--commitment"] else ""
+    print(f"{match_id}: commitment{shown}, first dealer, all {hands} hands and every card "
+          "played agree with the revealed secret")
     return 0
 
 

@@ -102,7 +102,10 @@ def test_the_verifier_names_the_first_wrong_hand_of_a_tampered_log(client: Any) 
     assert verify_deals.check(view, swapped)[0].startswith("hand 2 differs")
     assert verify_deals.check(view, vira)[0].startswith("hand 3 differs")
     found = verify_deals.check(view, both)
-    assert [p.split(" differs")[0] for p in found] == ["hand 2", "hand 3"]
+    # (each hand that differs, first one first; a card that changed seats was played by a seat
+    # that was then not dealt it, which is said after them)
+    assert [p.split(" differs")[0] for p in found if " differs" in p] == ["hand 2", "hand 3"]
+    assert found[:2] == [p for p in found if " differs" in p]
 
     dealer = copy.deepcopy(events)
     dealer[dealt[0]]["dealer"] = (dealer[dealt[0]]["dealer"] + 1) % 4
@@ -112,6 +115,27 @@ def test_the_verifier_names_the_first_wrong_hand_of_a_tampered_log(client: Any) 
     assert "commitment" in found[0] and any(p.startswith("hand 1 differs") for p in found)
     seeds = {**view, "fairness": {**view["fairness"], "client_seeds": ["x", "", "", ""]}}
     assert any(p.startswith("hand 1 differs") for p in verify_deals.check(seeds, events))
+
+
+def test_the_verifier_checks_what_the_player_saw_and_every_card_played(client: Any) -> None:
+    match_id, seated = _finished(client, 4, "paulista", 12)
+    view, events = verify_deals.download(client_fetch(client, seated[0]), match_id)
+    shown = view["fairness"]["commitment"]
+    assert verify_deals.check(view, events, commitment=shown.upper(), seed="a.1") == []
+    assert "you were shown first" in verify_deals.check(view, events, commitment="ab" * 32)[0]
+    assert "your seed 'a.2'" in verify_deals.check(view, events, seed="a.2")[0]
+
+    played = [i for i, e in enumerate(events) if e["type"] == "card_played"]
+    dealt = [i for i, e in enumerate(events) if e["type"] == "hand_dealt"]
+    forged = copy.deepcopy(events)  # a card the seat was not dealt
+    first = forged[played[0]]
+    held = forged[dealt[0]]["hands"][first["seat"]]
+    first["card"] = next(c for c in ("4c", "5c", "6c", "7c") if c not in held)
+    assert verify_deals.check(view, forged) == [
+        f"hand 1: seat {first['seat']} played {first['card']}, which it did not hold"]
+    missing = [e for i, e in enumerate(events) if i != dealt[1]]  # a hand left out of the log
+    assert any(p.startswith("the hands dealt are numbered [1, 3")
+               for p in verify_deals.check(view, missing))
 
 
 def test_a_spectators_log_cannot_be_checked(client: Any) -> None:
@@ -127,8 +151,9 @@ def server(database_url: str) -> Iterator[Server]:
     started.stop()
 
 
-def _run(server: Server, match_id: str, token: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), server.url, match_id, token],
+def _run(server: Server, match_id: str, token: str,
+         *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), server.url, match_id, token, *flags],
                           capture_output=True, text=True, timeout=60, cwd="/")
 
 
@@ -158,6 +183,14 @@ def test_the_script_checks_a_match_on_a_real_server(server: Server, app: Any) ->
     done = _run(server, m["id"], bob["token"])
     assert done.returncode == 0, done.stdout + done.stderr
     assert "agree" in done.stdout and m["id"] in done.stdout
+    # ana checks against the commitment she was shown at creation and her own seed
+    seen = ["--commitment", m["fairness"]["commitment"], "--seed", "ana-77"]
+    mine = _run(server, m["id"], ana["token"], *seen)
+    assert mine.returncode == 0, mine.stdout + mine.stderr
+    assert "(the one shown first)" in mine.stdout
+    wrong = _run(server, m["id"], ana["token"], "--commitment", "0" * 64)
+    assert wrong.returncode == 1 and "you were shown first" in wrong.stdout
+    assert _run(server, m["id"], ana["token"], "--seed").returncode == 1  # (usage)
     assert secret not in server.log_text()
     fixed = requests.post(f"{base}/v1/matches", json={"seed": 4}, headers=auth[0],
                           timeout=10).json()
