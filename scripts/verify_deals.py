@@ -154,7 +154,8 @@ USAGE = "usage: verify_deals.py BASE_URL MATCH_ID TOKEN [--commitment HEX] [--se
 
 
 def main(argv: list[str]) -> int:
-    args, flags = argv[1:], {"--commitment": None, "--seed": None}
+    args = argv[1:]
+    flags: dict[str, str | None] = {"--commitment": None, "--seed": None}
     while len(args) > 3 and args[-2] in flags:
         flags[args[-2]] = args[-1]
         args = args[:-2]
