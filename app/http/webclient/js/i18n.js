@@ -348,6 +348,10 @@ const LABELS = {
       : `${who}: o tempo acabou, o computador jogou (${n} ${n === 1 ? "vez" : "vezes"} seguida${n === 1 ? "" : "s"})`)],
     forfeited: [(team) => `${team} lost the match on time`, (team) => `${team}: partida perdida por tempo`],
   },
+  // the header's link to the rules (docs/rules.md, served by the server, in English)
+  rulesLink: ["Rules", "Regras"],
+  rulesLinkTitle: ["The rules as this server plays them",
+    "As regras como este servidor joga (em inglês)"],
 };
 
 // The "More rules" of the new-match form: each option of GET /v1/rulesets, its label, a

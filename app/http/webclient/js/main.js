@@ -132,6 +132,10 @@ function header() {
     route();
   };
   document.getElementById("tagline").textContent = t("tagline");
+  // the rules as the server plays them: docs/rules.md, served at /docs/rules (in English)
+  const rules = document.getElementById("rules");
+  rules.textContent = t("rulesLink");
+  rules.title = t("rulesLinkTitle");
   const close = document.getElementById("error-close"); // (the error line's ×)
   close.setAttribute("aria-label", t("closeError"));
   close.title = t("closeError");
