@@ -1,12 +1,14 @@
-"""The site's header at the reference client: the link to the server's rules in either
-language."""
+"""The home screen and the site's header at the reference client: the link to the server's
+rules in either language, and the new-match form's button in sight on a phone and a laptop
+right after registering (my matches before it only when one waits for me)."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import requests
 
-from tests.support.browser import PHONE, Browser
+from tests.browser.test_invitations import _auth, _created, _me, _player
+from tests.support.browser import LAPTOP, PHONE, Browser
 from tests.support.servers import Server
 
 
@@ -52,5 +54,60 @@ def test_the_header_links_to_the_rules_in_either_language(
     browser.click("#rules")
     browser.wait(lambda: browser.driver.current_url == href, why="the rules page")
     assert "The rules as the server plays them" in browser.text()
+
+
+def _start_in_sight(browser: Browser, height: int) -> bool:
+    """Whether "Play against the computer" is inside the window at the top of the page."""
+    browser.driver.execute_script("window.scrollTo(0, 0)")
+    return _box(browser, "[data-testid=start]")["bottom"] <= height
+
+
+def test_the_new_match_button_is_in_sight_after_registering_on_a_phone_and_a_laptop(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    height = _sized(ana, PHONE)
+    assert 640 <= height <= 760  # (a phone's window)
+    ana.register("ana")
+    ana.wait(lambda: ana.css("[data-testid=standing]").is_displayed(), why="my ratings")
+    ana.wait(lambda: ana.all("[data-testid=inbox] .empty"), why="my matches read")
+    for language in ("en", "pt"):
+        if language == "pt":
+            ana.click("#lang")
+            ana.wait(lambda: ana.css("[data-testid=start]").text == "Jogar contra o computador",
+                     why="home in Portuguese")
+            ana.wait(lambda: ana.css("[data-testid=standing]").is_displayed(), why="ratings")
+        assert _start_in_sight(ana, height), (language, _box(ana, "[data-testid=start]"))
+        # who I am and where I stand above it, as before
+        assert _box(ana, ".who-head")["bottom"] < _box(ana, "[data-testid=standing]")["bottom"] \
+            < _box(ana, "[data-testid=new-match]")["top"]
+        # my key, my handle and the notifications after it, in a panel of their own
+        settings = _box(ana, "[data-testid=settings]")
+        assert settings["top"] > _box(ana, "[data-testid=new-match]")["bottom"]
+        assert ana.all("[data-testid=settings] details.key [data-testid=token]")
+        assert ana.all("[data-testid=settings] [data-testid=handle-form]")
+        assert ana.driver.execute_script(
+            "return document.documentElement.scrollWidth") <= PHONE[0]
+    ana.click("#lang")
+    ana.wait(lambda: ana.css("[data-testid=start]").text == "Play against the computer",
+             why="home in English")
+    # a match that waits for others: my matches stay after the form
+    me = _me(server, _auth(ana))
+    waiting = _created(server, _auth(ana), {"players": 2})
+    ana.driver.refresh()  # (the stream tells of what waits for me, not of this one)
+    ana.wait(lambda: ana.all(f"[data-testid=inbox] [data-match-id='{waiting}']"),
+             why="the waiting match in my matches")
+    assert _start_in_sight(ana, height)
+    assert _box(ana, ".inbox-panel")["top"] > _box(ana, "[data-testid=new-match]")["bottom"]
+    # one that waits for me (an invitation): my matches first
+    bia = _player(server, "bia")
+    invited = _created(server, bia["auth"], {"invite": [{"seat": 1, "player_id": me["id"]}]})
+    ana.wait(lambda: ana.all(f"[data-testid=inbox] [data-match-id='{invited}']"),
+             why="the invitation in my matches")
+    assert _box(ana, ".inbox-panel")["bottom"] < _box(ana, "[data-testid=new-match]")["top"]
+    # a laptop: the button in its window too (my matches beside the form)
+    height = _sized(ana, LAPTOP)
+    assert 560 <= height <= 700
+    assert _start_in_sight(ana, height), _box(ana, "[data-testid=start]")
+    assert _box(ana, ".inbox-panel")["top"] < _box(ana, "[data-testid=start]")["bottom"]
 
 

@@ -1,4 +1,4 @@
-"""The browser's notifications at the reference client: asked for under "Playing as", they say
+"""The browser's notifications at the reference client: asked for under "Settings", they say
 an invitation that came and a match that became my turn while the page is open, open that
 match when clicked, keep quiet for the match whose table is in sight and once turned off; a
 browser that blocks them is said in words. The page's Notification is a stand-in that records

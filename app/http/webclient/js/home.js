@@ -134,6 +134,12 @@ function createBody(form, humans, handles = []) {
   };
 }
 
+/** `field` marked to take a whole row where fields sit two by two (a phone). */
+function wide(field) {
+  field.classList.add("wide");
+  return field;
+}
+
 /** The new-match form: bots in every other seat, or seats left for invited friends (those
  * named by handle get an invitation in their matches; "Anyone may join": listed in the lobby). */
 export function newMatchForm(rulesets, go) {
@@ -167,14 +173,14 @@ export function newMatchForm(rulesets, go) {
     } catch (error) { showError(await inviteProblem(error, named)); }
   } },
   h("h2", {}, t("newMatch")),
-  h("div", { class: "fields" },
+  h("div", { class: "fields basics" },
     selectField("players", t("players"), [["2", "2"], ["4", "4"], ["6", "6"]], "2"),
     selectField("ruleset", t("ruleset"), rulesets.items.map((r) => [r.name, rulesetName(r.name)]), "paulista"),
     selectField("level", t("level"), rulesets.bot_levels.map((l) => [l, t("levels")[l] || l]), "easy"),
     selectField("turn_timeout", t("turnTimeout"),
       TURN_TIMEOUTS.map((s) => [s === null ? "" : String(s), timeoutLabel(s)]), ""),
-    selectField("on_timeout", t("onTimeout"), [["auto_play", t("autoPlay")],
-      ["forfeit", t("forfeit")]], "auto_play")),
+    wide(selectField("on_timeout", t("onTimeout"), [["auto_play", t("autoPlay")],
+      ["forfeit", t("forfeit")]], "auto_play"))),
   optionFields(rulesets),
   h("div", { class: "buttons" },
     h("button", { type: "submit", class: "primary", "data-testid": "start" }, t("start"))),
@@ -342,9 +348,11 @@ function standing(onProfile, reach) {
   return { nodes: [list, hint], close: () => { closed = true; clearTimeout(timer); } };
 }
 
-/** Who I am (and my handle, to set or change) and where I stand, a link to the leaderboard,
- * my token to copy to another device, and a way to forget it here; a reading that cannot
- * reach the server is said by `reach` (js/reach.js) when given. Returns `{panel, close}`. */
+/** Who I am and where I stand, with links to my page and the leaderboard (`panel`), and,
+ * in a panel of their own (`settings`, after the new-match form on a phone, so that its
+ * button is in sight), the notifications' toggle, my token to copy to another device (and a
+ * way to forget it here) and my handle, to set or change; a reading that cannot reach the
+ * server is said by `reach` (js/reach.js) when given. Returns `{panel, settings, close}`. */
 export function whoAmI(rerender, reach = null) {
   const player = api.me();
   const handle = handleEditor();
@@ -360,7 +368,10 @@ export function whoAmI(rerender, reach = null) {
           t("myPage")) : null,
         h("a", { href: "#/leaderboard", "data-testid": "to-leaderboard" },
           `${t("leaderboard")} →`))),
-    stand.nodes,
+    stand.nodes);
+  const settings = h("section", { class: "panel who settings", "data-testid": "settings",
+    "aria-labelledby": "settings-title" },
+    h("h2", { id: "settings-title" }, t("settings")),
     notifyToggle(),
     h("details", { class: "key" },
       h("summary", {}, t("yourKey")),
@@ -373,5 +384,5 @@ export function whoAmI(rerender, reach = null) {
         rerender();
       } }, t("signOut"))),
     handle.editor);
-  return { panel, close: stand.close };
+  return { panel, settings, close: stand.close };
 }

@@ -352,6 +352,8 @@ const LABELS = {
   rulesLink: ["Rules", "Regras"],
   rulesLinkTitle: ["The rules as this server plays them",
     "As regras como este servidor joga (em inglês)"],
+  // the home screen: my key, my handle and the notifications, in a panel of their own
+  settings: ["Settings", "Configurações"],
 };
 
 // The "More rules" of the new-match form: each option of GET /v1/rulesets, its label, a

@@ -53,9 +53,12 @@ async function home(notice = null) {
   const said = notice ? h("p", { class: "panel notice", "data-testid": "notice" }, notice)
     : null;
   if (notice) announce(notice);
-  // (my matches and the open ones in one column beside the form on a wide screen)
+  // (my matches, my settings and the open ones in one column beside the form on a wide
+  // screen; on a phone, the form right after who I am, and my matches before it only when
+  // one waits for me: style.css)
   const node = h("div", { class: "home" }, reach.line, said, who.panel,
-    newMatchForm(rulesets, go), h("div", { class: "side" }, inbox.panel, lobby.panel, watch.panel));
+    newMatchForm(rulesets, go), h("div", { class: "side" }, inbox.panel, who.settings,
+      lobby.panel, watch.panel));
   return { node, close: () => {
     reach.close(); who.close(); inbox.close(); lobby.close(); watch.close();
   } };
