@@ -11,7 +11,7 @@ from typing import Any
 import requests
 
 from tests.browser.test_screens import _axe
-from tests.support.browser import Browser
+from tests.support.browser import PHONE, Browser
 from tests.support.servers import Server
 
 
@@ -246,6 +246,33 @@ def test_a_public_waiting_match_offers_its_seat_to_whoever_opens_it(
                  in _panel(dan), why="the waiting panel")
         assert not dan.all("[data-testid=take-seat], [data-testid=accept-invitation]")
         assert "Share this link" not in dan.text()
+
+
+def test_a_join_link_says_who_invites_to_what_match_before_the_name_is_given(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    """A friend without a key who opens a private match's link reads who invites them and to
+    what match (the view anyone may read) above the name to give, then sits down in it."""
+    ana = _player(server, "ana", _handle("ana"))
+    match_id = _created(server, ana["auth"], {"players": 2, "visibility": "private",
+                                               "turn_timeout": 86400})
+    code = _match(server, match_id, ana["auth"])["invite_code"]
+    eva = browsers(size=PHONE)
+    eva.open(f"/play/#/join/{match_id}/{code}")
+    note = eva.wait(lambda: eva.all("[data-testid=join-note]")
+                    and eva.css("[data-testid=join-note]").text, why="the invitation's words")
+    who = f"ana (@{ana['handle']})"
+    assert note.splitlines() == [f"{who} invites you to a 2\u2011player match, Paulista.",
+                                 "1 d per turn", "Give your name to sit down and join it."]
+    eva.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    eva.driver.refresh()
+    note = eva.wait(lambda: eva.all("[data-testid=join-note]")
+                    and eva.css("[data-testid=join-note]").text, why="in Portuguese")
+    assert note.splitlines()[0] == (f"{who} convida você para uma partida de 2 jogadores, "
+                                    "Paulista.")
+    eva.css("[data-testid=name]").send_keys("eva")
+    eva.click("[data-testid=register]")
+    eva.wait(lambda: eva.table()["match-id"] == match_id and eva.table()["status"] == "active",
+             why="eva seated, the match started")
 
 
 def test_the_waiting_panel_shows_the_link_it_asks_to_share(

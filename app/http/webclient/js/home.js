@@ -26,7 +26,7 @@ export function registerForm(then, note = null) {
     } catch (error) { showError(error.message); }
   } },
   h("h2", {}, t("register")),
-  note && h("p", {}, note),
+  note && (typeof note === "string" ? h("p", {}, note) : note),
   h("div", { class: "field" }, h("label", { for: "f-name" }, t("yourName")), name),
   h("button", { type: "submit", class: "primary", "data-testid": "register" }, t("register")));
   const adopt = h("details", { class: "panel" },

@@ -354,6 +354,17 @@ const LABELS = {
     "As regras como este servidor joga (em inglês)"],
   // the home screen: my key, my handle and the notifications, in a panel of their own
   settings: ["Settings", "Configurações"],
+  // a join link opened without a key: who invites, to what match
+  aMatchOf: [(players, ruleset) => `a ${players}\u2011player match, ${ruleset}`,
+    (players, ruleset) => `uma partida de ${players} jogadores, ${ruleset}`],
+  invitesYouTo: [(names, n, match) => `${names} ${n === 1 ? "invites" : "invite"} you to ${match}.`,
+    (names, n, match) => `${names} ${n === 1 ? "convida" : "convidam"} você para ${match}.`],
+  invitedTo: [(match) => `You are invited to ${match}.`,
+    (match) => `Você foi convidado para ${match}.`],
+  waitsIn: [(names, n, match) => `${names} ${n === 1 ? "is" : "are"} waiting for players in ${match}.`,
+    (names, n, match) => `${names} ${n === 1 ? "espera" : "esperam"} jogadores em ${match}.`],
+  joinHow: ["Give your name to sit down and join it.",
+    "Dê o seu nome para sentar à mesa e entrar."],
 };
 
 // The "More rules" of the new-match form: each option of GET /v1/rulesets, its label, a

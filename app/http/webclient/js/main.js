@@ -13,7 +13,7 @@ import { lobbyPanel } from "./lobby.js";
 import { profileScreen } from "./profile.js";
 import { reachWatch, unreachable, unreachableScreen } from "./reach.js";
 import { tableScreen } from "./table.js";
-import { joinProblem } from "./waiting.js";
+import { joinNote, joinProblem } from "./waiting.js";
 
 const main = document.getElementById("main");
 let screen = null;
@@ -76,7 +76,11 @@ async function join(matchId, code) {
     }
   };
   if (!api.token()) {
-    return { node: registerForm(enter, t("joinPrompt")), close() {} };
+    // who invites, to what match (its view as anyone may see it); the plain prompt when it
+    // cannot be read or no longer waits (the join then says why)
+    const view = await api.call("GET", `/v1/matches/${matchId}`).catch(() => null);
+    const note = view && view.status === "waiting" ? joinNote(view, code) : t("joinPrompt");
+    return { node: registerForm(enter, note), close() {} };
   }
   await enter();
   return null;

@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import { copyText, h, showError } from "./dom.js";
 import { lang, ruleWords, t } from "./i18n.js";
-import { listedName, matchKind, perTurn } from "./words.js";
+import { listedName, matchKind, perTurn, rulesetName } from "./words.js";
 
 // a join (or a decline) refused: what the player is told
 const JOIN_PROBLEMS = { match_not_waiting: "joinClosed", seat_taken: "joinClosed",
@@ -54,6 +54,26 @@ function company(view, mine) {
   const opponents = others.filter((s) => s.team !== mine.team).map(listedName);
   return [partners.length ? `${t("with")} ${partners.join(", ")}` : null,
     `${t("against")} ${opponents.join(", ")}`].filter(Boolean).join(" · ");
+}
+
+/**
+ * What a join link says to a person who has no key yet, above the name to give (`view`: the
+ * match as anyone may see it): who invites them to what ("ana invites you to a 2-player
+ * match, Paulista."; `code` absent, a public match's seat: "ana is waiting for players in
+ * ..."), the time per turn and the match's length when they are said, and how to join.
+ */
+export function joinNote(view, code) {
+  const hosts = view.seats.filter((s) => s.player && !s.invited).map((s) => named(s.player));
+  const match = t("aMatchOf")(view.players, rulesetName(view.ruleset));
+  const said = !hosts.length ? t("invitedTo")(match)
+    : (code ? t("invitesYouTo") : t("waitsIn"))(listed(hosts), hosts.length, match);
+  const games = view.rules && view.rules.games_to_win > 1
+    ? ruleWords("games_to_win").value(view.rules.games_to_win) : null;
+  const more = [perTurn(view.turn_timeout), games].filter(Boolean).join(" · ");
+  return h("div", { class: "join-note", "data-testid": "join-note" },
+    h("p", { class: "from" }, said),
+    more ? h("p", { class: "kind" }, more) : null,
+    h("p", {}, t("joinHow")));
 }
 
 /**
