@@ -1,15 +1,18 @@
 """The home screen and the site's header at the reference client: the link to the server's
-rules in either language, and the new-match form's button in sight on a phone and a laptop
-right after registering (my matches before it only when one waits for me)."""
+rules in either language, the new-match form's button in sight on a phone and a laptop right
+after registering (my matches before it only when one waits for me), and a match the server
+will not create for the player's own load, said in their words with a way to My matches."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import pytest
 import requests
 
 from tests.browser.test_invitations import _auth, _created, _me, _player
 from tests.support.browser import LAPTOP, PHONE, Browser
-from tests.support.servers import Server
+from tests.support.servers import Server, server_in_testing_mode
 
 
 def _sized(browser: Browser, size: tuple[int, int]) -> int:
@@ -111,3 +114,68 @@ def test_the_new_match_button_is_in_sight_after_registering_on_a_phone_and_a_lap
     assert _box(ana, ".inbox-panel")["top"] < _box(ana, "[data-testid=start]")["bottom"]
 
 
+@pytest.fixture(scope="module")
+def capped(database_url: str) -> Iterator[Server]:
+    """A server that allows one unfinished match with bots and one waiting match per player
+    (the package's server allows any number)."""
+    started = server_in_testing_mode("capped", database_url, worker=False,
+                                     TRUCO_MAX_BOT_MATCHES="1", TRUCO_MAX_WAITING_MATCHES="1")
+    try:
+        started.wait_healthy()
+        yield started
+    finally:
+        started.stop()
+
+
+def test_a_match_refused_for_my_unfinished_ones_is_said_in_my_words(capped: Server) -> None:
+    ana = Browser(capped.url, size=PHONE)
+    try:
+        _refused_for_my_load(ana, capped)
+        assert ana.errors() == [], ana.errors()
+    finally:
+        ana.close()
+
+
+def _error_line(browser: Browser) -> str:
+    return str(browser.wait(lambda: browser.css("#error-line").is_displayed()
+                            and browser.css("#error").text, why="the error line"))
+
+
+def _refused_for_my_load(ana: Browser, capped: Server) -> None:
+    height = _sized(ana, PHONE)
+    ana.register("ana")
+    auth = _auth(ana)
+    playing = _created(capped, auth, {"players": 2, "bots": [{"seat": 1, "level": "easy"}]})
+    ana.wait(lambda: ana.all(f"[data-testid=inbox] [data-match-id='{playing}']"),
+             why="the match against the computer in my matches")
+    # a second match against the computer: the server's 409 too_many_bot_matches, in words
+    ana.click("[data-testid=start]")
+    said = _error_line(ana)
+    assert said == ("You already have 1 unfinished match against the computer, the most this "
+                    "server allows: finish or resign one (in My matches) first. Show My matches")
+    ana.refused_on_purpose(409)
+    assert not ana.all("[data-testid=table]")  # still at home: nothing was created
+    # its button brings My matches into the window
+    ana.click("[data-testid=error-action]")
+    title = ana.wait(lambda: (box := ana.driver.execute_script(
+        "const r = document.getElementById('inbox-title').getBoundingClientRect();"
+        "return r.top >= -1 && r.bottom <= window.innerHeight && [r.top, r.bottom]")) and box,
+        why="My matches in sight")
+    assert title[1] <= height
+    assert ana.driver.execute_script("return document.activeElement.id") == "inbox-title"
+    # a second match waiting for players: 409 too_many_waiting_matches, in Portuguese too
+    _created(capped, auth, {"players": 2})
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    ana.driver.refresh()
+    ana.wait(lambda: ana.all("[data-testid=new-match]"), why="home in Portuguese")
+    ana.choose("friends", "1")
+    ana.driver.execute_script(
+        "document.querySelector('[data-testid=invite]').scrollIntoView({block: 'center'})")
+    ana.click("[data-testid=invite]")
+    said = _error_line(ana)
+    assert said == ("Você já tem o máximo de partidas aguardando jogadores que este servidor "
+                    "permite: saia de uma delas (em Minhas partidas) primeiro, ou espere até "
+                    "uma se completar. Mostrar Minhas partidas")
+    ana.refused_on_purpose(409)
+    made: Any = requests.get(f"{capped.url}/v1/me/matches", headers=auth, timeout=10).json()
+    assert len(made["items"]) == 2

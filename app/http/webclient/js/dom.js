@@ -54,13 +54,18 @@ export function announce(text) {
   while (region.childElementCount > 5) region.firstElementChild.remove();
 }
 
-/** Show `text` as the page's error line (empty: clear it). The line is fixed at the bottom of
+/** Show `text` as the page's error line (empty: clear it), with a button after it when
+ * `action` (`{label, run}`) says what to do about it. The line is fixed at the bottom of
  * the window, and the page ends that much lower (--error-height), so that it hides nothing
  * that cannot be scrolled into sight; its × clears it. */
-export function showError(text) {
+export function showError(text, action = null) {
   const el = document.getElementById("error");
   if (!el) return;
   el.textContent = text || "";
+  if (text && action) {
+    el.append(" ", h("button", { type: "button", class: "error-action",
+      "data-testid": "error-action", onclick: action.run }, action.label));
+  }
   const line = document.getElementById("error-line");
   if (!line) return;
   line.hidden = !text;

@@ -140,6 +140,32 @@ function wide(field) {
   return field;
 }
 
+/** My matches in sight: the inbox's title scrolled to the top of the window and focused. */
+function showMyMatches() {
+  const title = document.getElementById("inbox-title");
+  if (!title) return;
+  title.setAttribute("tabindex", "-1");
+  title.scrollIntoView({ block: "start" });
+  title.focus({ preventScroll: true });
+}
+
+/** A creation (`body`, POST /v1/matches) the server refused for the player's own load, in
+ * the player's words by its code: too many unfinished matches with bots (or hard bots in
+ * them: `limit`), too many waiting for players, too many created at once (`retry_after`);
+ * null for any other refusal. */
+export function creationProblem(error, body = {}) {
+  const problem = error.problem || {};
+  if (error.code === "too_many_bot_matches") {
+    const hard = (body.bots || []).some((bot) => bot.level === "hard");
+    return t(hard ? "tooManyHardBots" : "tooManyBotMatches")(problem.limit);
+  }
+  if (error.code === "too_many_waiting_matches") return t("tooManyWaiting");
+  if (error.code === "rate_limited" && problem.retry_after) {
+    return t("tooManyCreated")(problem.retry_after);
+  }
+  return null;
+}
+
 /** The new-match form: bots in every other seat, or seats left for invited friends (those
  * named by handle get an invitation in their matches; "Anyone may join": listed in the lobby). */
 export function newMatchForm(rulesets, go) {
@@ -170,7 +196,13 @@ export function newMatchForm(rulesets, go) {
     try {
       const view = await api.call("POST", "/v1/matches", body);
       go(`#/match/${view.id}`);
-    } catch (error) { showError(await inviteProblem(error, named)); }
+    } catch (error) {
+      // (the unfinished matches it is about are under My matches: a button there)
+      const load = creationProblem(error, body);
+      const point = ["too_many_bot_matches", "too_many_waiting_matches"].includes(error.code)
+        ? { label: t("showMyMatches"), run: showMyMatches } : null;
+      showError(load || await inviteProblem(error, named), point);
+    }
   } },
   h("h2", {}, t("newMatch")),
   h("div", { class: "fields basics" },

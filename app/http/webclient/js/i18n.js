@@ -365,6 +365,16 @@ const LABELS = {
     (names, n, match) => `${names} ${n === 1 ? "espera" : "esperam"} jogadores em ${match}.`],
   joinHow: ["Give your name to sit down and join it.",
     "Dê o seu nome para sentar à mesa e entrar."],
+  // a match the server will not create, by its error code (docs/api.md, POST /v1/matches)
+  tooManyBotMatches: [(limit) => `You already have ${limit} unfinished ${limit === 1 ? "match" : "matches"} against the computer, the most this server allows: finish or resign one (in My matches) first.`,
+    (limit) => `Você já tem ${limit} ${limit === 1 ? "partida" : "partidas"} contra o computador em andamento, o máximo que este servidor permite: termine uma ou desista de uma (em Minhas partidas) primeiro.`],
+  tooManyHardBots: [(limit) => `You have reached this server's limit on unfinished matches against the computer, or on hard bots in them (${limit}): finish or resign one (in My matches) first.`,
+    (limit) => `Você chegou ao limite deste servidor de partidas contra o computador em andamento, ou de robôs difíceis nelas (${limit}): termine uma ou desista de uma (em Minhas partidas) primeiro.`],
+  tooManyWaiting: ["You already have the most matches waiting for players this server allows: leave one of them (in My matches) first, or wait until one fills.",
+    "Você já tem o máximo de partidas aguardando jogadores que este servidor permite: saia de uma delas (em Minhas partidas) primeiro, ou espere até uma se completar."],
+  tooManyCreated: [(s) => `You created many matches in a short time: try again in ${s} s.`,
+    (s) => `Você criou muitas partidas em pouco tempo: tente de novo em ${s} s.`],
+  showMyMatches: ["Show My matches", "Mostrar Minhas partidas"],
 };
 
 // The "More rules" of the new-match form: each option of GET /v1/rulesets, its label, a

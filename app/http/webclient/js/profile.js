@@ -7,14 +7,16 @@
 import * as api from "./api.js";
 import { h, selectField, showError } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { creationProblem } from "./home.js";
 import { ratingItem, ratingMove, recordWords, shownRating } from "./leaderboard.js";
 import { TURN_TIMEOUTS, levelName, levelsOf, rulesetName, timeoutLabel } from "./words.js";
 
-/** What the server refuses about a challenge, in words (its own sentence otherwise). */
-function refused(error, name) {
+/** What the server refuses about a challenge (`body`), in words (its own sentence
+ * otherwise). */
+function refused(error, name, body) {
   if (error.code === "blocked") return t("blockedBy")(name);
   if (error.code === "too_many_invitations") return t("tooManyInvitations")(name);
-  return error.message;
+  return creationProblem(error, body) || error.message;
 }
 
 /** The duel's form: rules and time per turn, and the button that makes the match (`body`
@@ -25,13 +27,14 @@ function duelForm(rulesets, label, body, go) {
     const data = new FormData(form);
     const timeout = data.get("turn_timeout");
     showError("");
+    const sent = {
+      players: 2, seat: 0, ruleset: data.get("ruleset"), visibility: "private",
+      turn_timeout: timeout === "" ? null : Number(timeout), ...body.seat,
+    };
     try {
-      const view = await api.call("POST", "/v1/matches", {
-        players: 2, seat: 0, ruleset: data.get("ruleset"), visibility: "private",
-        turn_timeout: timeout === "" ? null : Number(timeout), ...body.seat,
-      });
+      const view = await api.call("POST", "/v1/matches", sent);
       go(`#/match/${view.id}`);
-    } catch (error) { showError(refused(error, body.name)); }
+    } catch (error) { showError(refused(error, body.name, sent)); }
   } },
   h("div", { class: "fields" },
     selectField("ruleset", t("ruleset"),
