@@ -181,6 +181,33 @@ def test_the_table_says_what_the_match_did_to_the_ratings(browsers: Callable[...
     assert line.index("you ") < line.index("Bot (easy)")
 
 
+def test_a_duel_lost_is_said_to_one_player_in_portuguese(browsers: Callable[..., Browser],
+                                                        server: Server) -> None:
+    """In Portuguese a duel's result speaks to one player (not "Vocês perderam"), and ratings
+    are "Pontuação", under the result and on the leaderboard."""
+    ana = browsers()
+    ana.open()
+    ana.driver.execute_script("localStorage.setItem('truco.lang', 'pt')")
+    ana.register("ana")
+    ana.choose("players", "2")
+    ana.choose("level", "easy")
+    ana.click("[data-testid=start]")
+    ana.wait(lambda: ana.table()["status"] == "active", why="the match against easy")
+    resigned = requests.post(f"{server.url}/v1/matches/{ana.table()['match-id']}/resign",
+                             headers=_auth(ana), timeout=10)
+    assert resigned.status_code == 200, resigned.text
+    ana.wait(lambda: ana.table()["status"] == "finished", why="the match over at the table")
+    assert ana.css("[data-testid=result] h2").text == "Partida perdida."
+    line = ana.wait(lambda: ana.css("[data-testid=rating-changes]").text,
+                    why="the ratings line (once the worker counted the match)")
+    assert line.startswith("Pontuação em duelo: você ")
+    ana.open("/play/#/leaderboard")
+    ana.wait(lambda: _board(ana), why="the leaderboard")
+    assert ana.css(".board-table caption").text.startswith("Pontuação em duelo: ")
+    assert "Pontuação" in ana.css(".board-table thead").text
+    assert "Rating" not in ana.text()
+
+
 def _me_id(browser: Browser) -> str:
     return str(browser.driver.execute_script(
         "return JSON.parse(localStorage.getItem('truco.player')).id"))

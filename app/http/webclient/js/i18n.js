@@ -44,21 +44,21 @@ const LABELS = {
   boardFormat: ["Kind of match", "Tipo de partida"],
   boardCaption: {
     duel: ["Duel ratings: 2-player matches, best first",
-      "Rating em duelo: partidas de 2 jogadores, do melhor para baixo"],
+      "Pontuação em duelo: partidas de 2 jogadores, do melhor para baixo"],
     teams: ["Team ratings: 4- and 6-player matches, best first",
-      "Rating em equipe: partidas de 4 e 6 jogadores, do melhor para baixo"],
+      "Pontuação em equipe: partidas de 4 e 6 jogadores, do melhor para baixo"],
   },
   boardRank: ["Rank", "Posição"],
   boardPlayer: ["Player", "Jogador"],
-  boardRating: ["Rating", "Rating"],
+  boardRating: ["Rating", "Pontuação"],
   boardMatches: ["Rated matches", "Partidas ranqueadas"],
   showBots: ["Show the computer levels", "Mostrar os níveis do computador"],
   more: ["More", "Mais"],
   boardEmpty: ["Nobody has a rated match here yet.", "Ninguém tem partida ranqueada aqui ainda."],
   notOnBoard: ["You are not on this list yet: finish a match of this kind to be on it.",
     "Você ainda não está nesta lista: termine uma partida deste tipo para entrar nela."],
-  ratingsOf: { duel: ["Duel ratings", "Rating em duelo"],
-    teams: ["Team ratings", "Rating em equipe"] },
+  ratingsOf: { duel: ["Duel ratings", "Pontuação em duelo"],
+    teams: ["Team ratings", "Pontuação em equipe"] },
   liveNow: ["Live now", "Ao vivo"],
   watch: ["Watch", "Assistir"],
   // a player's page
@@ -75,7 +75,7 @@ const LABELS = {
   ratingHistory: ["Latest rated matches", "Últimas partidas ranqueadas"],
   ratingLineSaid: [(fmt, n, from, to) => `${fmt} rating over `
       + `${n === 1 ? "the last rated match" : `the last ${n} rated matches`}: from ${from} to ${to}`,
-    (fmt, n, from, to) => `Rating em ${fmt.toLowerCase()} `
+    (fmt, n, from, to) => `Pontuação em ${fmt.toLowerCase()} `
       + `${n === 1 ? "na última partida ranqueada" : `nas últimas ${n} partidas ranqueadas`}: `
       + `de ${from} a ${to}`],
   blockPlayer: [(name) => `Block ${name}: refuse their invitations`,
@@ -212,8 +212,8 @@ const LABELS = {
     (who) => `${who} tem convites demais esperando resposta: tente mais tarde.`],
   someoneInvited: ["A player you invite", "Um jogador convidado"],
   deadline: ["Time left", "Tempo restante"],
-  won: ["You won the match!", "Vocês ganharam a partida!"],
-  lost: ["You lost the match.", "Vocês perderam a partida."],
+  won: ["You won the match!", "Partida ganha!"], // (pt: one player or a team)
+  lost: ["You lost the match.", "Partida perdida."],
   over: ["Match over", "Fim de partida"],
   endedBy: ["How it ended", "Como terminou"],
   rematch: ["Rematch", "Revanche"],
