@@ -208,6 +208,38 @@ def test_a_duel_lost_is_said_to_one_player_in_portuguese(browsers: Callable[...,
     assert "Rating" not in ana.text()
 
 
+def test_a_levels_record_counts_its_matches_on_both_teams(browsers: Callable[..., Browser],
+                                                         server: Server) -> None:
+    """A built-in level seated on both teams of a match neither won nor lost it: its page
+    says so, so that its record adds up ("3 played · 1 won · 0 lost" was a puzzle)."""
+    def both() -> int:
+        level = _api_profile(server, "p_level_medium")
+        return int(level["matches_played"] - level["won"] - level["lost"])
+
+    before = both()
+    cid = _player(server, "cid")
+    made = requests.post(f"{server.url}/v1/matches", headers=cid["auth"], timeout=10, json={
+        "players": 4, "seat": 0, "bots": [{"seat": s, "level": "medium"} for s in (1, 2, 3)]})
+    assert made.status_code == 201, made.text
+    resigned = requests.post(f"{server.url}/v1/matches/{made.json()['id']}/resign",
+                             headers=cid["auth"], timeout=10)
+    assert resigned.status_code == 200, resigned.text
+    ana = browsers()
+    ana.wait(lambda: both() == before + 1, why="the match counted for the level")
+
+    ana.open("/play/#/player/p_level_medium")
+
+    def shown() -> dict[str, Any] | None:
+        ana.driver.refresh()  # (read again: another match of the level may be counted too)
+        page = ana.wait(lambda: _profile(ana), why="the level's page")
+        level = _api_profile(server, "p_level_medium")
+        said = (f"{level['matches_played']} played · {level['won']} won · {level['lost']} lost"
+                f" · {both()} on both teams (neither won nor lost)")
+        return page if said in page["record"] else None
+
+    ana.wait(shown, timeout=60, why="the record as the API counts it")
+
+
 def _me_id(browser: Browser) -> str:
     return str(browser.driver.execute_script(
         "return JSON.parse(localStorage.getItem('truco.player')).id"))

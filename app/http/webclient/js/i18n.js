@@ -375,6 +375,9 @@ const LABELS = {
   tooManyCreated: [(s) => `You created many matches in a short time: try again in ${s} s.`,
     (s) => `Você criou muitas partidas em pouco tempo: tente de novo em ${s} s.`],
   showMyMatches: ["Show My matches", "Mostrar Minhas partidas"],
+  // a record whose matches were neither won nor lost: a level seated on both teams
+  bothTeams: [(n) => `${n} on both teams (neither won nor lost)`,
+    (n) => `${n} nas duas duplas (nem vitória nem derrota)`],
 };
 
 // The "More rules" of the new-match form: each option of GET /v1/rulesets, its label, a

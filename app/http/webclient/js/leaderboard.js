@@ -49,9 +49,14 @@ export function ratingItem(format) {
   } };
 }
 
-/** A profile's record in words: "4 played · 3 won · 1 lost (1 by time)". */
+/** A profile's record in words: "4 played · 3 won · 1 lost (1 by time)", and the matches
+ * neither won nor lost when there are any (a built-in level seated on both teams: its
+ * tallies count them as played only), "· 2 on both teams (neither won nor lost)". */
 export function recordWords(profile) {
-  return t("recordWords")(profile.matches_played, profile.won, profile.lost, profile.forfeited);
+  const said = t("recordWords")(profile.matches_played, profile.won, profile.lost,
+    profile.forfeited);
+  const both = profile.matches_played - profile.won - profile.lost;
+  return both > 0 ? `${said} · ${t("bothTeams")(both)}` : said;
 }
 
 /** A player's name as the board shows it, a link to their page: a built-in level in the
