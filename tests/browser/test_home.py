@@ -179,3 +179,25 @@ def _refused_for_my_load(ana: Browser, capped: Server) -> None:
     ana.refused_on_purpose(409)
     made: Any = requests.get(f"{capped.url}/v1/me/matches", headers=auth, timeout=10).json()
     assert len(made["items"]) == 2
+
+
+def test_a_rematch_refused_for_my_unfinished_ones_is_said_in_my_words(capped: Server) -> None:
+    ana = Browser(capped.url)
+    try:
+        ana.register("bea")
+        auth = _auth(ana)
+        over = _created(capped, auth, {"players": 2, "bots": [{"seat": 1, "level": "easy"}]})
+        resigned = requests.post(f"{capped.url}/v1/matches/{over}/resign", headers=auth,
+                                 timeout=10)
+        assert resigned.status_code == 200, resigned.text
+        _created(capped, auth, {"players": 2, "bots": [{"seat": 1, "level": "easy"}]})
+        ana.open(f"/play/#/match/{over}")
+        ana.wait(lambda: ana.table()["status"] == "finished", why="the finished match")
+        ana.click("[data-testid=rematch]")
+        said = _error_line(ana)
+        assert said.startswith("You already have 1 unfinished match against the computer")
+        ana.refused_on_purpose(409)
+        assert ana.table()["match-id"] == over  # (no other table: nothing was created)
+        assert ana.errors() == [], ana.errors()
+    finally:
+        ana.close()

@@ -40,6 +40,9 @@ def test_a_player_gives_up_a_match_after_being_asked(browsers: Callable[..., Bro
     ana.wait(lambda: ana.table()["status"] == "finished", why="the match given up")
     assert ana.css("[data-testid=end-reason]").text == "How it ended: You resigned"
     assert not ana.all("[data-testid=resign]")  # (nothing to give up any more)
+    ana.click(".log-box summary")
+    talk = ana.css("[data-testid=table] .log").text.splitlines()
+    assert talk[:2] == ["They won the match", "You resigned"]  # (not "Them won")
     resigned = [e for e in _events(server, match_id, bia) if e["type"] == "player_resigned"]
     assert [e["seat"] for e in resigned] == [0]
 

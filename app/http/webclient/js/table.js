@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { cardElement, cardName } from "./cards.js";
 import { delivery, Stopped } from "./delivery.js";
 import { announce, h, showError } from "./dom.js";
+import { creationProblem } from "./home.js";
 import { t } from "./i18n.js";
 import { ratingChanges } from "./ratingchanges.js";
 import { reachLine } from "./reach.js";
@@ -335,7 +336,7 @@ export function tableScreen(matchId, go) {
           try {
             const next = await api.call("POST", `/v1/matches/${view.id}/rematch`);
             go(`#/match/${next.id}`);
-          } catch (error) { showError(error.message); }
+          } catch (error) { showError(creationProblem(error) || error.message); }
         } }, t("rematch")));
     }
     if ("end_reason" in view && view.status === "finished") {  // (served beside end_reason)

@@ -164,7 +164,7 @@ export function describe(view, event) {
     case "trick_won": return words.trickWon(event.trick, teamName(view, event.winner_team));
     case "trick_tied": return words.trickTied(event.trick);
     case "hand_won": return words.handWon(teamName(view, event.winner_team), event.points);
-    case "match_won": return words.matchWon(teamName(view, event.winner_team));
+    case "match_won": return words.matchWon(sideOf(view, event.winner_team));
     case "hand_dealt": return words.dealt(event.hand);
     case "player_joined": return words.joined(who);
     case "player_resigned": return words.resigned(who);
