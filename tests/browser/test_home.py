@@ -201,3 +201,13 @@ def test_a_rematch_refused_for_my_unfinished_ones_is_said_in_my_words(capped: Se
         assert ana.errors() == [], ana.errors()
     finally:
         ana.close()
+
+
+def test_the_name_field_says_how_long_a_name_may_be(
+        browsers: Callable[..., Browser]) -> None:
+    ana = browsers(size=PHONE)
+    ana.open()
+    field = ana.wait(lambda: ana.all("[data-testid=name]"), why="the name field")[0]
+    hint = ana.driver.find_element("id", field.get_attribute("aria-describedby"))
+    assert hint.text == "Up to 32 characters: what the others see at the table."
+    assert field.get_attribute("maxlength") == "32"

@@ -199,3 +199,23 @@ def test_live_now_shows_ten_and_more_shows_the_next(browsers: Callable[..., Brow
     viewer.wait(lambda: set(made) <= set(viewer.driver.execute_script(live)),
                 why="the next page of Live now")
     assert len(viewer.driver.execute_script(live)) > 10
+
+
+def test_live_now_leaves_out_my_own_matches(browsers: Callable[..., Browser],
+                                            server: Server) -> None:
+    """My own match is under My matches, not among those to watch."""
+    gus = _player(server, "gus")
+    theirs = _created(server, gus["auth"], {"players": 2, "visibility": "public",
+                                            "bots": [{"seat": 1, "level": "random"}]})
+    ana = browsers()
+    ana.register("ana")
+    token = ana.driver.execute_script("return localStorage.getItem('truco.token')")
+    mine = _created(server, {"Authorization": f"Bearer {token}"}, {
+        "players": 2, "visibility": "public", "bots": [{"seat": 1, "level": "random"}]})
+    ana.open()
+    live = "return [...document.querySelectorAll('[data-testid=live] [data-match-id]')]" \
+           ".map(li => li.dataset.matchId)"
+    ana.wait(lambda: theirs in ana.driver.execute_script(live), why="their match, live")
+    ana.wait(lambda: ana.all(f"[data-testid=inbox] [data-match-id='{mine}']"),
+             why="mine under My matches")
+    assert mine not in ana.driver.execute_script(live)

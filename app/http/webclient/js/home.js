@@ -15,7 +15,7 @@ import { TURN_TIMEOUTS, listedName, matchKind, othersSeated, rulesetName, timeou
 /** The registration form; `then()` runs once the player has a token. */
 export function registerForm(then, note = null) {
   const name = h("input", { id: "f-name", "data-testid": "name", name: "name", required: true,
-    maxlength: 32, autocomplete: "nickname" });
+    maxlength: 32, autocomplete: "nickname", "aria-describedby": "f-name-hint" });
   const paste = h("input", { id: "f-token", name: "token", autocomplete: "off" });
   const form = h("form", { class: "panel", onsubmit: async (e) => {
     e.preventDefault();
@@ -27,7 +27,8 @@ export function registerForm(then, note = null) {
   } },
   h("h2", {}, t("register")),
   note && (typeof note === "string" ? h("p", {}, note) : note),
-  h("div", { class: "field" }, h("label", { for: "f-name" }, t("yourName")), name),
+  h("div", { class: "field" }, h("label", { for: "f-name" }, t("yourName")), name,
+    h("span", { class: "hint", id: "f-name-hint" }, t("nameHint"))),
   h("button", { type: "submit", class: "primary", "data-testid": "register" }, t("register")));
   const adopt = h("details", { class: "panel" },
     h("summary", {}, t("useToken")),

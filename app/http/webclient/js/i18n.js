@@ -6,6 +6,8 @@ const LABELS = {
   tagline: ["Truco Paulista and Mineiro against the computer or friends",
     "Truco Paulista e Mineiro contra o computador ou os amigos"],
   yourName: ["Your name", "Seu nome"],
+  nameHint: ["Up to 32 characters: what the others see at the table.",
+    "Até 32 caracteres: o que os outros veem na mesa."],
   register: ["Sit down", "Sentar à mesa"],
   registered: ["Playing as", "Jogando como"],
   tokenHelp: ["Your key for this browser. Copy it to play from another device.",

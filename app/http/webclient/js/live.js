@@ -1,5 +1,5 @@
-// Live now: the public matches being played (GET /v1/matches?status=active), the one that
-// moved last first, each with Watch, which opens its table as a spectator sees it (no hidden
+// Live now: the public matches being played (GET /v1/matches?status=active) that I do not
+// play in (mine are under My matches), the one that moved last first, each with Watch, which opens its table as a spectator sees it (no hidden
 // card); ten at first, More shows ten more. The panel shows only while there is something to
 // watch.
 
@@ -40,8 +40,11 @@ export function livePanel() {
       const key = JSON.stringify(page.items.map((i) => [i.id, i.score]));
       if (key === shown) return;
       shown = key;
-      list.replaceChildren(...page.items.map(liveItem));
-      panel.hidden = !page.items.length;
+      const me = api.token() ? api.me() : null;
+      const others = page.items.filter((i) => !me
+        || !(i.seats || []).some((s) => s.player && s.player.id === me.id));
+      list.replaceChildren(...others.map(liveItem));
+      panel.hidden = !others.length;
     } catch {
       // (a panel less: the home screen stands without it)
     }
