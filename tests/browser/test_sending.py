@@ -11,6 +11,7 @@ from collections.abc import Callable
 import requests
 
 from tests.browser.test_client import _events, _human_match, _offline
+from tests.browser.test_screens import _axe
 from tests.support.browser import PHONE, Browser
 from tests.support.servers import Server
 
@@ -47,6 +48,7 @@ def test_a_move_made_offline_goes_once_the_connection_is_back(
     assert said == "No connection: your move goes as soon as it is back."
     assert ana.css("[data-testid=stop-sending]").rect["height"] >= 44  # (a finger's size)
     assert all(not b.is_enabled() for b in ana.all("[data-action]"))  # one action at a time
+    assert _axe(ana) == []
     if os.environ.get("TRUCO_SCREENSHOTS"):  # (to look at while working on the page)
         ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/sending-offline.png")
     time.sleep(5)  # (several tries fail meanwhile)

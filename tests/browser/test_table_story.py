@@ -11,6 +11,7 @@ import psycopg2
 import requests
 
 from tests.browser.test_client import _auth, _created, _events, _human_match
+from tests.browser.test_screens import _axe
 from tests.support.browser import PHONE, Browser
 from tests.support.servers import Server
 
@@ -29,6 +30,7 @@ def test_a_player_gives_up_a_match_after_being_asked(browsers: Callable[..., Bro
                      why="the question")
     assert "Give up this match? It counts as lost." in asked
     _picture(ana, "resign-phone")
+    assert _axe(ana) == []
     focused = ana.driver.execute_script("return document.activeElement.dataset.testid")
     assert focused == "resign-cancel"  # (Enter at once keeps playing)
     ana.click("[data-testid=resign-cancel]")
@@ -83,6 +85,7 @@ def test_the_clock_that_played_for_me_is_said_with_what_comes_next(
     talk = ana.css("[data-testid=table] .log").text.splitlines()
     assert "You: time ran out, the computer played (1 in a row)" in talk
     _picture(ana, "clock-warning")
+    assert _axe(ana) == []
     # a move of my own clears it (bia plays her cards through the API until it is my turn)
     # (the clock's move may have been a truco: bia accepts it first)
     for body in ({"type": "accept"}, *({"type": "play", "card": c} for c in ("5d", "6d", "7d"))):
@@ -136,6 +139,7 @@ def test_the_last_hand_says_who_played_what_and_who_took_each_trick(
     ana.driver.execute_script(
         "document.querySelector('[data-testid=last-hand]').scrollIntoView()")
     _picture(ana, "last-hand")
+    assert _axe(ana) == []
 
 
 def test_a_replay_shows_what_every_seat_held(browsers: Callable[..., Browser],
@@ -160,6 +164,7 @@ def test_a_replay_shows_what_every_seat_held(browsers: Callable[..., Browser],
     shown = [c.get_attribute("aria-label") for c in ana.all(".seat[data-seat='1'] .backs .card")]
     assert len(shown) == 3 and "hidden" not in " ".join(shown).lower(), shown
     _picture(ana, "replay-open-hands")
+    assert _axe(ana) == []
     ana.click(".replay-bar [aria-label='Close the replay']")
     ana.wait(lambda: not ana.all(".replay-bar"), why="the table again")
     assert not ana.all(".seat[data-seat='1'] .card")  # (over: nobody's cards)
