@@ -116,7 +116,11 @@ def test_a_newcomer_sees_open_matches_and_sits_down_in_one(browsers: Callable[..
     assert newcomer.all("[data-testid=name]")  # (the registration is on the same screen)
     newcomer.css(f"[data-testid=lobby] [data-match-id='{match_id}'] "
                  "[data-testid=lobby-join]").click()
-    newcomer.wait(lambda: newcomer.all("[data-testid=name]"), why="a name asked first")
+    # (the join screen's own form, under who invites to what: not the home screen's)
+    note = newcomer.wait(lambda: newcomer.all("[data-testid=join-note]")
+                         and newcomer.css("[data-testid=join-note]").text,
+                         why="a name asked first")
+    assert note.startswith("cai is waiting for players in a 2")
     newcomer.css("[data-testid=name]").send_keys("dora")
     newcomer.click("[data-testid=register]")
     newcomer.wait(lambda: newcomer.table()["status"] == "active", why="seated, the match on")

@@ -44,8 +44,9 @@ def test_a_move_made_offline_goes_once_the_connection_is_back(
     version = ana.table()["version"]
     _offline(ana, True)
     ana.click_action(ACCEPT)
-    said = ana.wait(lambda: _note(ana), why="the note on the felt")
-    assert said == "No connection: your move goes as soon as it is back."
+    ana.wait(lambda: _note(ana), why="the note on the felt")
+    time.sleep(1.5)  # (past the moment a slow answer is said: this one stays)
+    assert _note(ana) == "No connection: your move goes as soon as it is back."
     assert ana.css("[data-testid=stop-sending]").rect["height"] >= 44  # (a finger's size)
     assert all(not b.is_enabled() for b in ana.all("[data-action]"))  # one action at a time
     assert _axe(ana) == []
@@ -95,11 +96,14 @@ def test_the_player_stops_a_move_that_cannot_reach_the_server(
     ana.wait(lambda: ACCEPT in ana.actions(), why="the question in Portuguese")
     _offline(ana, True)
     ana.click_action(ACCEPT)
-    said = ana.wait(lambda: _note(ana), why="the note on the felt")
-    assert said == "Sem conexão: sua jogada vai assim que ela voltar."
+    ana.wait(lambda: _note(ana), why="the note on the felt")
+    time.sleep(2)  # (stopped while it waits to try again: at once all the same)
+    assert _note(ana) == "Sem conexão: sua jogada vai assim que ela voltar."
+    pressed = time.monotonic()
     ana.click("[data-testid=stop-sending]")
     ana.wait(lambda: _note(ana) == "" and ACCEPT in ana.actions(),  # (enabled ones)
              why="the controls back")
+    assert time.monotonic() - pressed < 1.5  # (not after the wait before the next try)
     _offline(ana, False)
     time.sleep(5)  # (longer than a wait between two tries: nothing more goes)
     assert _decisions(server, match_id, bia) == []

@@ -113,6 +113,11 @@ def test_partners_are_named_and_not_only_coloured(browsers: Callable[..., Browse
         "· partner")
     assert "partner" not in tags[1] and "partner" not in tags[3] and "partner" not in tags[0]
     _picture(ana, "partner-4p")
+    eve = browsers()  # a spectator has no partner
+    eve.register("eve")
+    eve.open(f"/play/#/match/{match_id}")
+    eve.wait(lambda: eve.all(".seat"), why="the match watched")
+    assert not [s for s in eve.all(".seat") if "partner" in s.get_attribute("aria-label")]
 
 
 def test_the_last_hand_says_who_played_what_and_who_took_each_trick(

@@ -54,6 +54,17 @@ async function request(path, init) {
 
 /** `method path` with a JSON `body`; the parsed answer, or an ApiError. */
 export async function call(method, path, body, extra = {}) {
+  return (await answered(method, path, body, extra)).data;
+}
+
+/** `GET path`: the parsed answer and its ETag (null when none), to send back in If-Match. */
+export async function getTagged(path) {
+  const { data, response } = await answered("GET", path);
+  return { data, tag: response.headers.get("ETag") };
+}
+
+/** `method path` with a JSON `body`: `{data, response}`, or an ApiError. */
+async function answered(method, path, body, extra = {}) {
   const init = { method, headers: headers(extra) };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -72,7 +83,7 @@ export async function call(method, path, body, extra = {}) {
     throw new ApiError(data || { status: response.status,
       detail: `${t("serverError")} (${response.status} ${response.statusText})`.trim() });
   }
-  return data;
+  return { data, response };
 }
 
 /** Register `name`; the token is kept in this browser. */

@@ -349,7 +349,8 @@ const LABELS = {
       : `${who}: time ran out, the computer played (${n} in a row)`),
     (who, lost, n) => (lost ? `${who}: o tempo acabou, e com ele a partida`
       : `${who}: o tempo acabou, o computador jogou (${n} ${n === 1 ? "vez" : "vezes"} seguida${n === 1 ? "" : "s"})`)],
-    forfeited: [(team) => `${team} lost the match on time`, (team) => `${team}: partida perdida por tempo`],
+    forfeited: [(w) => `${w.we ? "We" : w.name} lost the match on time`,
+      (w) => (w.we ? "Perdemos a partida por tempo" : `${w.name} ${w.one ? "perdeu" : "perderam"} a partida por tempo`)],
   },
   // the header's link to the rules (docs/rules.md, served by the server, in English)
   rulesLink: ["Rules", "Regras"],

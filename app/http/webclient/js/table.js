@@ -82,7 +82,7 @@ function seatBox(view, seat, trick, done = null) {
     : Array.from({ length: info.cards_in_hand }, () =>
       cardElement(null, { small: true, label: t("hidden") }));
   // with partners, mine said in words (not by colour only)
-  const partner = view.players > 2 && !mine && seat % 2 === mySeat(view) % 2;
+  const partner = view.players > 2 && !!view.you && !mine && seat % 2 === view.you.seat % 2;
   const level = info.bot_level ? t("levels")[info.bot_level] || info.bot_level : null;
   const tag = [level, partner ? t("partner") : null].filter(Boolean).join(" · ");
   // (a seat reserved for a player who has not accepted yet says so)
@@ -354,9 +354,9 @@ export function tableScreen(matchId, go) {
       fairness(view));
   }
 
-  function resignControl(view, live) {
+  function resignControl(view) {
     // a seated player may give up an active match: asked first, in place
-    if (!live || !view.you || view.status !== "active") return null;
+    if (!view || !view.you || view.status !== "active") return null;
     const again = (focus) => {
       if (shown) draw(shown, shownLive);
       const el = node.querySelector(`[data-testid=${focus}]`);
@@ -370,7 +370,7 @@ export function tableScreen(matchId, go) {
     return h("span", { class: "resign-ask", role: "group", "aria-label": t("resignAsk") },
       h("span", {}, t("resignAsk")),
       h("button", { type: "button", class: "resign-yes", "data-testid": "resign-confirm",
-        onclick: () => resign() }, t("resignYes")),
+        onclick: (e) => { e.currentTarget.disabled = true; resign(); } }, t("resignYes")),
       h("button", { type: "button", "data-testid": "resign-cancel", "data-focus": "resign",
         onclick: () => { resignAsked = false; again("resign"); } }, t("resignNo")));
   }
@@ -399,7 +399,7 @@ export function tableScreen(matchId, go) {
       live ? noteNode() : null);
     node.replaceChildren(...[
       h("nav", { class: "top" }, h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`),
-        resignControl(view, live)),
+        extra ? null : resignControl(current)), // (not in a replay; between cards too)
       finishedBanner(view), // (above the table: in sight when the match ends)
       waiting, // (above it too; not in a replay of the match's first steps)
       // the replay bar and the spectator's note above the scoreboard, which stays on the felt
@@ -644,12 +644,15 @@ export function tableScreen(matchId, go) {
     if (node.contains(document.activeElement)) blurred = document.activeElement;
     node.querySelectorAll("[data-action]").forEach((b) => { b.disabled = true; });
     const key = crypto.randomUUID(); // (every try of this action: it is applied once)
-    const slow = setTimeout(() => say("sending"), SLOW_MS);
+    const slow = setTimeout(() => { if (!sendNote) say("sending"); }, SLOW_MS);
     delivering = delivery(
-      () => api.call("POST", `/v1/matches/${matchId}/actions`, JSON.parse(raw),
-        { "Idempotency-Key": key }),
-      () => api.call("GET", `/v1/matches/${matchId}`),
-      Number(node.dataset.version), () => say("sendingOffline"));
+      (tag) => api.call("POST", `/v1/matches/${matchId}/actions`, JSON.parse(raw),
+        { "Idempotency-Key": key, ...(tag ? { "If-Match": tag } : {}) }),
+      () => api.getTagged(`/v1/matches/${matchId}`),
+      Number(node.dataset.version), () => {
+        clearTimeout(slow);
+        say("sendingOffline");
+      });
     try {
       let view = null;
       let refused = null;

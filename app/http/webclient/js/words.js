@@ -170,7 +170,7 @@ export function describe(view, event) {
     case "player_resigned": return words.resigned(who);
     case "turn_timed_out": return words.timedOut(who, event.outcome === "forfeit",
       event.timeouts_in_row);
-    case "match_forfeited": return words.forfeited(teamName(view, event.team));
+    case "match_forfeited": return words.forfeited(sideOf(view, event.team));
     default: return null;
   }
 }
