@@ -2,9 +2,9 @@
 // error, or a 503) the action is sent again with the same Idempotency-Key, so it is applied
 // at most once; but first the table is read, and the action goes again only while the table
 // still stands as it was when the move was chosen, with that reading's ETag in If-Match (the
-// table moving between the reading and the sending is a 412, not a move on another table). A table that moved on meanwhile is the
-// answer: the move is in it (its first answer was lost), or it is not sent on a position it
-// was not chosen for. While the server cannot be reached at all, this keeps trying every few
+// table moving between the reading and the sending is a 412, not a move on another table). A
+// table that moved on meanwhile is the answer: the move is in it (its first answer was lost),
+// or it is not sent on a position it was not chosen for. While the server cannot be reached at all, this keeps trying every few
 // seconds until it answers or the player stops it; an action that fails while the server
 // answers reads is tried once more, then given up (that is not the connection).
 

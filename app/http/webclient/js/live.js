@@ -1,7 +1,7 @@
 // Live now: the public matches being played (GET /v1/matches?status=active) that I do not
-// play in (mine are under My matches), the one that moved last first, each with Watch, which opens its table as a spectator sees it (no hidden
-// card); ten at first, More shows ten more. The panel shows only while there is something to
-// watch.
+// play in (mine, those the server gives a `you`, are under My matches), the one that moved
+// last first, each with Watch, which opens its table as a spectator sees it (no hidden card);
+// ten at first, More shows ten more. The panel shows only while there is something to watch.
 
 import * as api from "./api.js";
 import { h, pager } from "./dom.js";
@@ -40,9 +40,7 @@ export function livePanel() {
       const key = JSON.stringify(page.items.map((i) => [i.id, i.score]));
       if (key === shown) return;
       shown = key;
-      const me = api.token() ? api.me() : null;
-      const others = page.items.filter((i) => !me
-        || !(i.seats || []).some((s) => s.player && s.player.id === me.id));
+      const others = page.items.filter((i) => !i.you);
       list.replaceChildren(...others.map(liveItem));
       panel.hidden = !others.length;
     } catch {

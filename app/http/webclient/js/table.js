@@ -30,6 +30,10 @@ const REFUSALS = { // an action refused: what the player is told (the table is r
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** An action refused, as a player is told it (the server's detail is for developers). */
+const refusalWords = (error) => (REFUSALS[error.code] ? t(REFUSALS[error.code]) : error.message);
+/** The link back to all matches, at the head of the table. */
+const backLink = () => h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`);
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1); // (a line of talk)
 const FORFEIT_AFTER = 3; // turns in a row the clock plays for a seat before its side loses
 
@@ -243,8 +247,11 @@ function lastHand(view) {
         : `${gain} (${reason})`),
     h("ol", { class: "last-tricks" }, last.tricks.map((tr, i) => h("li", { class: "last-trick" },
       h("span", { class: "trick-no" }, `${t("trickDone")(i + 1)}:`),
-      tr.plays.map((p) => h("span", { class: "last-play" }, playedCard(p, true, seatName(view, p.seat)),
-        h("span", { class: "by", "aria-hidden": "true" }, seatName(view, p.seat)))),
+      tr.plays.map((p) => {
+        const who = seatName(view, p.seat);
+        return h("span", { class: "last-play" }, playedCard(p, true, who),
+          h("span", { class: "by", "aria-hidden": "true" }, who));
+      }),
       tr.winner_team !== null || tr.tie ? h("span", { class: "took" },
         `→ ${tr.tie ? t("tie") : teamName(view, tr.winner_team)}`) : null))));
 }
@@ -382,7 +389,7 @@ export function tableScreen(matchId, go) {
       current = view;
       if (view.version > Number(node.dataset.version)) render(view);
     } catch (error) {
-      showError(REFUSALS[error.code] ? t(REFUSALS[error.code]) : error.message);
+      showError(refusalWords(error));
       if (shown) draw(shown, shownLive);
     }
   }
@@ -398,7 +405,7 @@ export function tableScreen(matchId, go) {
       view.seats.map((s) => seatBox(view, s.seat, trick, done)), center(view, known),
       live ? noteNode() : null);
     node.replaceChildren(...[
-      h("nav", { class: "top" }, h("a", { href: "#/", "data-focus": "back" }, `← ${t("back")}`),
+      h("nav", { class: "top" }, backLink(),
         extra ? null : resignControl(current)), // (not in a replay; between cards too)
       finishedBanner(view), // (above the table: in sight when the match ends)
       waiting, // (above it too; not in a replay of the match's first steps)
@@ -595,8 +602,9 @@ export function tableScreen(matchId, go) {
         if (message.event !== "event" || !shown) continue;
         const text = describe(shown, body);
         if (text) {
-          log.prepend(h("li", {}, capital(text)));
-          announce(capital(text));
+          const line = capital(text);
+          log.prepend(h("li", {}, line));
+          announce(line);
         }
         const news = body.version > Number(node.dataset.version);
         const hurry = queue.length > 12;
@@ -671,8 +679,7 @@ export function tableScreen(matchId, go) {
       } else if (refused instanceof Stopped) {
         if (shown && shownLive) render(shown); // the controls again, to choose anew
       } else {
-        // the server's detail is for developers; a player is told what happened in words
-        showError(REFUSALS[refused.code] ? t(REFUSALS[refused.code]) : refused.message);
+        showError(refusalWords(refused));
         try {
           render(await api.call("GET", `/v1/matches/${matchId}`));
         } catch {
@@ -732,8 +739,7 @@ export function tableScreen(matchId, go) {
     const line = document.getElementById("error");
     if (state === "reconnecting" && !current && !closed) {
       if (!node.querySelector("[data-testid=unreachable]")) {
-        node.replaceChildren(h("nav", { class: "top" }, h("a", { href: "#/" }, `← ${t("back")}`)),
-          reachLine(false));
+        node.replaceChildren(h("nav", { class: "top" }, backLink()), reachLine(false));
       }
       return;
     }
