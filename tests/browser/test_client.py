@@ -160,8 +160,14 @@ def test_the_token_can_be_copied_to_another_device(browsers: Callable[..., Brows
     laptop.open()
     laptop.wait(lambda: laptop.all("#f-token"), why="the token field")
     laptop.click("details.panel summary")
-    laptop.css("#f-token").send_keys(token)
-    laptop.driver.find_element("xpath", "//button[contains(., 'Use this key')]").click()
+    laptop.css("#f-token").send_keys(token[:-1])  # (copied short: not a key of anyone's)
+    use = laptop.driver.find_element("xpath", "//button[contains(., 'Use this key')]")
+    use.click()
+    laptop.wait(lambda: laptop.css("#error").text, why="the key refused")
+    assert laptop.css("#error").text == "This key is not known here: check that it was copied whole."
+    laptop.refused_on_purpose(401)
+    laptop.css("#f-token").send_keys(token[-1])
+    use.click()
     laptop.wait(lambda: laptop.all("[data-testid=new-match]"), why="signed in")
     stored = laptop.driver.execute_script("return localStorage.getItem('truco.player')")
     me = requests.get(f"{server.url}/v1/players/me", timeout=10,

@@ -145,3 +145,71 @@ def test_a_table_opened_out_of_reach_says_so_and_comes_when_it_can(
     ana.wait(lambda: ACCEPT in ana.actions(), why="the table, once reached", timeout=30)
     assert not ana.all("[data-testid=unreachable]")
     _offline(ana, False)
+
+
+def _limit(browser: Browser, name: str, ms: int) -> None:
+    """Shorten one of the client's waits (`limits` in js/api.js, the page's own module)."""
+    browser.driver.execute_async_script(
+        f"const done = arguments[0];"
+        f"import('/play/js/api.js').then((api) => {{ api.limits.{name} = {ms}; done(); }});")
+
+
+def _hang(browser: Browser, hung: bool) -> None:
+    """Requests to the API left unanswered (a connection left half open, as after a phone
+    changed networks: nothing fails, nothing comes), or let go."""
+    if hung:
+        browser.driver.execute_cdp_cmd("Fetch.enable", {"patterns": [{"urlPattern": "*/v1/*"}]})
+    else:
+        browser.driver.execute_cdp_cmd("Fetch.disable", {})
+
+
+def test_a_move_not_answered_in_time_counts_as_out_of_reach_and_goes_once_answered(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    match_id, bia = _question(server, ana)
+    version = ana.table()["version"]
+    _limit(ana, "call", 2000)
+    _hang(ana, True)
+    ana.click_action(ACCEPT)
+    ana.wait(lambda: _note(ana).startswith("No connection"), why="no answer taken for none",
+             timeout=8)
+    assert _decisions(server, match_id, bia) == []
+    _hang(ana, False)
+    ana.wait(lambda: ana.table()["version"] != version, why="the move applied", timeout=30)
+    ana.wait(lambda: _note(ana) == "", why="the note gone")
+    time.sleep(2)  # (time for a second request, if one went)
+    assert [(e["seat"], e["accept"]) for e in _decisions(server, match_id, bia)] == [(0, True)]
+
+
+_STREAMS_SPY = """
+window.streamsOpened = 0;
+const fetchOriginal = window.fetch;
+window.fetch = (resource, init) => {
+  if (/[/]matches[/].*[/]stream$/.test(String(resource))) window.streamsOpened += 1;
+  return fetchOriginal(resource, init);
+};"""
+
+
+def test_a_silent_stream_is_taken_for_dead_and_asked_again(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers()
+    ana.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _STREAMS_SPY})
+    _, bia = _question(server, ana)
+    assert ana.driver.execute_script("return window.streamsOpened") == 1
+    _limit(ana, "silence", 1500)
+    version = int(ana.table()["version"])
+    renamed = requests.patch(f"{server.url}/v1/players/me", json={"name": "bia2"}, headers=bia,
+                             timeout=10)  # (a message on the stream: its next wait is short)
+    assert renamed.status_code == 200, renamed.text
+    ana.wait(lambda: int(ana.table()["version"]) > version, why="the stream's message")
+    # the server says nothing for 20 s (its heartbeat): the client does not wait that long
+    ana.wait(lambda: ana.driver.execute_script("return window.streamsOpened") >= 2,
+             why="the stream asked again", timeout=10)
+    version = int(ana.table()["version"])
+    _limit(ana, "silence", 40000)
+    renamed = requests.patch(f"{server.url}/v1/players/me", json={"name": "bia3"}, headers=bia,
+                             timeout=10)
+    assert renamed.status_code == 200, renamed.text
+    ana.wait(lambda: int(ana.table()["version"]) > version, why="the new stream followed")
+    assert "bia3" in ana.css("[data-testid=table]").text
+    assert ana.css("#error").text == ""

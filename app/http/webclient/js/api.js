@@ -3,6 +3,12 @@
 
 import { t } from "./i18n.js";
 
+/** How long the client waits, in ms: for a call's whole answer (a half-open connection, after
+ * a phone changes networks, answers nothing and never fails by itself), and for any line of a
+ * stream (the server sends one at least every 25 s). An object, so that a test can shorten
+ * them. */
+export const limits = { call: 20000, silence: 40000 };
+
 const TOKEN_KEY = "truco.token";
 const PLAYER_KEY = "truco.player";
 
@@ -42,13 +48,28 @@ function headers(extra = {}) {
   return out;
 }
 
-/** `fetch`, with a network failure as an ApiError of status 0 that says so in words. */
+const unanswered = () => new ApiError({ status: 0, code: "network_error", detail: t("offline") });
+
+/** `fetch` and the answer's text, within `limits.call`: `{response, text}`, with a network
+ * failure or no whole answer in time as an ApiError of status 0 that says so in words (the
+ * text is null when the body broke off after the status came). */
 async function request(path, init) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), limits.call);
   try {
-    return await fetch(path, init);
-  } catch (error) {
-    if (error.name === "AbortError") throw error;
-    throw new ApiError({ status: 0, code: "network_error", detail: t("offline") });
+    let response;
+    try {
+      response = await fetch(path, { ...init, signal: controller.signal });
+    } catch {
+      throw unanswered();
+    }
+    try {
+      return { response, text: await response.text() };
+    } catch {
+      return { response, text: null };
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -70,14 +91,14 @@ async function answered(method, path, body, extra = {}) {
     init.body = JSON.stringify(body);
     init.headers["Content-Type"] = "application/json";
   }
-  const response = await request(path, init);
+  const { response, text } = await request(path, init);
   let data = null;
   try {
-    const text = await response.text();
+    if (text === null) throw new Error("cut off");
     data = text ? JSON.parse(text) : null;
   } catch {
     // not JSON (a proxy's error page) or cut off: the status says what happened
-    if (response.ok) throw new ApiError({ status: 0, code: "network_error", detail: t("offline") });
+    if (response.ok) throw unanswered();
   }
   if (!response.ok) {
     throw new ApiError(data || { status: response.status,
@@ -95,10 +116,16 @@ export async function register(name) {
 
 /** Use a token copied from another device (checked with GET /v1/players/me). */
 export async function adopt(tokenValue) {
-  const response = await request("/v1/players/me", {
+  const { response, text } = await request("/v1/players/me", {
     headers: { Accept: "application/json", Authorization: `Bearer ${tokenValue}` },
   });
-  const data = await response.json();
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw response.ok ? unanswered() : new ApiError({ status: response.status,
+      detail: `${t("serverError")} (${response.status} ${response.statusText})`.trim() });
+  }
   if (!response.ok) throw new ApiError(data);
   remember(data, tokenValue);
   return data;
@@ -135,27 +162,39 @@ export function stream(path, onMessage, onState = () => {}) {
     controller = new AbortController();
     const extra = { Accept: "text/event-stream" };
     if (lastId !== null) extra["Last-Event-ID"] = lastId;
-    const response = await fetch(path, { headers: headers(extra), signal: controller.signal });
-    if (!response.ok) {
-      const problem = await response.json().catch(() => ({ status: response.status }));
-      throw new ApiError(problem);
-    }
-    onState("open");
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += value.replace(/\r\n?/g, "\n");
-      let end;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const message = parseMessage(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-        if (!message) continue;
-        if (message.retry) retry = message.retry;
-        if (message.id !== null) lastId = message.id;
-        if (message.event !== "message" || message.data) onMessage(message);
+    // a stream that says nothing for limits.silence (its answer included) is dead: anew
+    let silent = null;
+    const listen = () => {
+      clearTimeout(silent);
+      silent = setTimeout(() => controller.abort(), limits.silence);
+    };
+    try {
+      listen();
+      const response = await fetch(path, { headers: headers(extra), signal: controller.signal });
+      if (!response.ok) {
+        const problem = await response.json().catch(() => ({ status: response.status }));
+        throw new ApiError(problem);
       }
+      onState("open");
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        listen();
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value.replace(/\r\n?/g, "\n");
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const message = parseMessage(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (!message) continue;
+          if (message.retry) retry = message.retry;
+          if (message.id !== null) lastId = message.id;
+          if (message.event !== "message" || message.data) onMessage(message);
+        }
+      }
+    } finally {
+      clearTimeout(silent);
     }
   }
 

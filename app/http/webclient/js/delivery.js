@@ -4,8 +4,9 @@
 // still stands as it was when the move was chosen, with that reading's ETag in If-Match (the
 // table moving between the reading and the sending is a 412, not a move on another table). A
 // table that moved on meanwhile is the answer: the move is in it (its first answer was lost),
-// or it is not sent on a position it was not chosen for. While the server cannot be reached at all, this keeps trying every few
-// seconds until it answers or the player stops it; an action that fails while the server
+// or it is not sent on a position it was not chosen for. While the server cannot be reached at
+// all (no answer within api.limits.call counts so), this keeps trying every few seconds until
+// it answers or the player stops it; an action that fails while the server
 // answers reads is tried once more, then given up (that is not the connection).
 
 import { unreachable } from "./reach.js";
