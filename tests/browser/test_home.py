@@ -211,3 +211,34 @@ def test_the_name_field_says_how_long_a_name_may_be(
     hint = ana.driver.find_element("id", field.get_attribute("aria-describedby"))
     assert hint.text == "Up to 32 characters: what the others see at the table."
     assert field.get_attribute("maxlength") == "32"
+
+
+def test_a_screen_slow_to_come_says_so_in_place_of_the_one_before(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    ana.wait(lambda: ana.all("[data-testid=new-match]"), why="the home screen")
+    ana.driver.execute_cdp_cmd("Network.enable", {})
+    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    ana.driver.execute_script("location.hash = '#/leaderboard'")
+    note = ana.wait(lambda: ana.all("#main [data-testid=loading]"), why="the note")[0]
+    assert note.text == "Loading…" and note.get_attribute("role") == "status"
+    assert not ana.all("#main [data-testid=new-match]")  # (the home screen gone meanwhile)
+    ana.wait(lambda: ana.all("#main h1, #main h2") and not ana.all("#main [data-testid=loading]"),
+             why="the leaderboard", timeout=20)
+    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    # a screen that comes at once is not interrupted by the note
+    ana.driver.execute_script("location.hash = '#/'")
+    ana.wait(lambda: ana.all("#main [data-testid=new-match]"), why="home again")
+    match_id = _created(server, _auth(ana), {"players": 2,
+                                             "bots": [{"seat": 1, "level": "random"}]})
+    ana.driver.execute_script(
+        "window.noteSeen = false; new MutationObserver(() => { if (document.querySelector("
+        "'#main [data-testid=loading]')) window.noteSeen = true; }).observe("
+        "document.getElementById('main'), {childList: true, subtree: true});"
+        f"location.hash = '#/match/{match_id}'")
+    ana.wait(lambda: ana.all("[data-testid=table]"), why="the table")
+    ana.wait(lambda: ana.actions(), why="the table drawn")
+    assert ana.driver.execute_script("return window.noteSeen") is False

@@ -9,6 +9,7 @@ const LABELS = {
   nameHint: ["Up to 32 characters: what the others see at the table.",
     "Até 32 caracteres: o que os outros veem na mesa."],
   register: ["Sit down", "Sentar à mesa"],
+  loading: ["Loading…", "Carregando…"],
   registered: ["Playing as", "Jogando como"],
   tokenHelp: ["Your key for this browser. Copy it to play from another device.",
     "Sua chave neste navegador. Copie-a para jogar de outro aparelho."],

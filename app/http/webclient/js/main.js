@@ -22,6 +22,13 @@ let rulesets = null;
 let carried = null; // an error said on the next screen (a join that failed leads home)
 let noticed = null; // a word on the next screen that is no error ("Invitation declined.")
 
+const SLOW_SCREEN = 300; // ms a screen may take before "Loading…" stands in for it
+
+function loadingNote() {
+  return h("p", { class: "panel notice", role: "status", "data-testid": "loading" },
+    t("loading"));
+}
+
 /** Go to `hash`, with a `notice` to show there (home shows it above the rest). */
 function go(hash, notice = null) {
   noticed = notice;
@@ -96,6 +103,11 @@ async function route() {
   noticed = null;
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   let made = null;
+  // a screen slow to come says so in place of the one before it, which would otherwise stay
+  // (closed: its buttons alive, its news stopped) as if nothing had been asked
+  const slow = setTimeout(() => {
+    if (turn === routes) main.replaceChildren(loadingNote());
+  }, SLOW_SCREEN);
   try {
     if (parts[0] === "match" && parts[1]) made = tableScreen(parts[1], go);
     else if (parts[0] === "join" && parts[1]) made = await join(parts[1], parts[2]);
@@ -115,6 +127,8 @@ async function route() {
       // the screen before it)
       made = await home().catch(() => null);
     }
+  } finally {
+    clearTimeout(slow);
   }
   // a screen that took its time to come (its first reading) while the person went elsewhere
   // is not shown over the newer one
