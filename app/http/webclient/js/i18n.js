@@ -160,6 +160,8 @@ const LABELS = {
   trickDone: [(n) => `Trick ${n}`, (n) => `Vaza ${n}`], // (a finished trick's cards, dimmed)
   hidden: ["hidden card", "carta escondida"],
   playFaceDown: ["Face down", "Coberta"],
+  faceDownHint: ["Played hidden: it counts 0 in the trick, and nobody else sees which card it was.",
+    "Jogada escondida: vale 0 na vaza, e ninguém mais vê que carta era."],
   slot: ["Card", "Carta"],
   // a match waiting for players: the link to share, the invitation to answer, a seat to take
   waitingShare: ["Waiting for players. Share this link:",

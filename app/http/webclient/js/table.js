@@ -208,7 +208,8 @@ function handRow(view, live) {
     }
     return h("div", { class: "hand-card" }, face,
       down ? actionButton(down, t("playFaceDown"), { class: "action face-down",
-        "aria-label": `${t("playFaceDown")}: ${name}` }) : null);
+        "aria-label": `${t("playFaceDown")}: ${name}`, title: t("faceDownHint"),
+        "aria-description": t("faceDownHint") }) : null);
   });
   return h("div", { class: "hand", role: "group", "aria-label": t("yourCards") }, items);
 }
