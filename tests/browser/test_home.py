@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.browser.test_invitations import _auth, _created, _me, _player
+from tests.browser.test_invitations import _auth, _created, _inbox_ids, _me, _player
 from tests.support.browser import LAPTOP, PHONE, Browser
 from tests.support.servers import Server, server_in_testing_mode
 
@@ -242,3 +242,25 @@ def test_a_screen_slow_to_come_says_so_in_place_of_the_one_before(
     ana.wait(lambda: ana.all("[data-testid=table]"), why="the table")
     ana.wait(lambda: ana.actions(), why="the table drawn")
     assert ana.driver.execute_script("return window.noteSeen") is False
+
+
+def test_a_new_match_pressed_twice_on_a_slow_connection_is_made_once(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    ana.wait(lambda: ana.all("[data-testid=inbox] .empty"), why="my matches read")
+    ana.driver.execute_cdp_cmd("Network.enable", {})
+    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    # a double tap, and an impatient Enter in the form
+    ana.driver.execute_script(
+        "const start = document.querySelector('[data-testid=start]');"
+        "start.click(); start.click(); start.form.requestSubmit();")
+    start = ana.css("[data-testid=start]")
+    assert not start.is_enabled()
+    ana.wait(lambda: start.text == "Sending…", why="the button says so", timeout=5)
+    assert start.get_attribute("aria-busy") == "true"
+    ana.wait(lambda: ana.all("[data-testid=table]"), why="the new match", timeout=20)
+    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    assert len(_inbox_ids(server, _auth(ana))) == 1

@@ -95,3 +95,33 @@ export async function copyText(text, button, done) {
   button.textContent = done;
   setTimeout(() => { button.textContent = before; }, 1500);
 }
+
+const SLOW_PRESS = 600; // ms before a pressed button says that its request is on its way
+
+/** A request sent by pressing `button`: `work()` resolves to true when it is done with (the
+ * screen moves on), false when the button is to be pressed again (a refusal said by `work`).
+ * Meanwhile the button (and the rest of its form's) is disabled, so that a double tap or an
+ * impatient Enter does not send it twice, and from 0.6 s on it says `slowWord` ("Sending…");
+ * all comes back as it was unless the work is done with. A press while disabled does nothing. */
+export async function sentBy(button, work, slowWord) {
+  if (button.disabled) return;
+  const group = button.form ? [...button.form.querySelectorAll("button")] : [button];
+  const held = group.filter((b) => !b.disabled);
+  const before = [...button.childNodes];
+  held.forEach((b) => { b.disabled = true; });
+  const slow = setTimeout(() => {
+    button.replaceChildren(slowWord);
+    button.setAttribute("aria-busy", "true");
+  }, SLOW_PRESS);
+  let done = false;
+  try {
+    done = await work();
+  } finally {
+    clearTimeout(slow);
+    if (!done) {
+      button.replaceChildren(...before);
+      button.removeAttribute("aria-busy");
+      held.forEach((b) => { b.disabled = false; });
+    }
+  }
+}

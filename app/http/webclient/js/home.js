@@ -3,7 +3,7 @@
 // of my matches, live from /v1/me/stream.
 
 import * as api from "./api.js";
-import { copyText, h, selectField, showError } from "./dom.js";
+import { copyText, h, selectField, sentBy, showError } from "./dom.js";
 import { listen } from "./badge.js";
 import { friendHandles, handleEditor, inviteProblem } from "./handles.js";
 import { lang, ruleWords, t } from "./i18n.js";
@@ -17,13 +17,19 @@ export function registerForm(then, note = null) {
   const name = h("input", { id: "f-name", "data-testid": "name", name: "name", required: true,
     maxlength: 32, autocomplete: "nickname", "aria-describedby": "f-name-hint" });
   const paste = h("input", { id: "f-token", name: "token", autocomplete: "off" });
-  const form = h("form", { class: "panel", onsubmit: async (e) => {
+  const form = h("form", { class: "panel", onsubmit: (e) => {
     e.preventDefault();
-    showError("");
-    try {
-      await api.register(name.value);
+    sentBy(e.submitter || form.querySelector("[type=submit]"), async () => {
+      showError("");
+      try {
+        await api.register(name.value);
+      } catch (error) {
+        showError(error.message);
+        return false;
+      }
       then();
-    } catch (error) { showError(error.message); }
+      return true;
+    }, t("pressedSlow"));
   } },
   h("h2", {}, t("register")),
   note && (typeof note === "string" ? h("p", {}, note) : note),
@@ -33,13 +39,17 @@ export function registerForm(then, note = null) {
   const adopt = h("details", { class: "panel" },
     h("summary", {}, t("useToken")),
     h("div", { class: "field" }, h("label", { for: "f-token" }, t("key")), paste),
-    h("button", { type: "button", onclick: async () => {
+    h("button", { type: "button", onclick: (e) => sentBy(e.currentTarget, async () => {
       showError("");
       try {
         await api.adopt(paste.value.trim());
-        then();
-      } catch (error) { showError(error.status === 401 ? t("badKey") : error.message); }
-    } }, t("useTokenButton")));
+      } catch (error) {
+        showError(error.status === 401 ? t("badKey") : error.message);
+        return false;
+      }
+      then();
+      return true;
+    }, t("pressedSlow")) }, t("useTokenButton")));
   return h("div", { class: "stack" }, form, adopt);
 }
 
@@ -194,16 +204,20 @@ export function newMatchForm(rulesets, go) {
       return;
     }
     showError("");
-    try {
-      const view = await api.call("POST", "/v1/matches", body);
-      go(`#/match/${view.id}`);
-    } catch (error) {
-      // (the unfinished matches it is about are under My matches: a button there)
-      const load = creationProblem(error, body);
-      const point = ["too_many_bot_matches", "too_many_waiting_matches"].includes(error.code)
-        ? { label: t("showMyMatches"), run: showMyMatches } : null;
-      showError(load || await inviteProblem(error, named), point);
-    }
+    await sentBy(e.submitter || form.querySelector("[type=submit]"), async () => {
+      try {
+        const view = await api.call("POST", "/v1/matches", body);
+        go(`#/match/${view.id}`);
+        return true;
+      } catch (error) {
+        // (the unfinished matches it is about are under My matches: a button there)
+        const load = creationProblem(error, body);
+        const point = ["too_many_bot_matches", "too_many_waiting_matches"].includes(error.code)
+          ? { label: t("showMyMatches"), run: showMyMatches } : null;
+        showError(load || await inviteProblem(error, named), point);
+        return false;
+      }
+    }, t("pressedSlow"));
   } },
   h("h2", {}, t("newMatch")),
   h("div", { class: "fields basics" },

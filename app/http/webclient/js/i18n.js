@@ -268,6 +268,7 @@ const LABELS = {
   unreachable: ["Cannot reach the server. Retrying…",
     "Não foi possível falar com o servidor. Tentando de novo…"],
   sending: ["Sending your move…", "Enviando sua jogada…"],
+  pressedSlow: ["Sending…", "Enviando…"],
   partner: ["partner", "parceiro"],
   lastHand: [(n) => `Last hand (hand ${n})`, (n) => `Última mão (mão ${n})`],
   resign: ["Resign…", "Desistir…"],

@@ -5,7 +5,7 @@
 // matches), and a built-in level is played at once.
 
 import * as api from "./api.js";
-import { h, selectField, showError } from "./dom.js";
+import { h, selectField, sentBy, showError } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { creationProblem } from "./home.js";
 import { ratingItem, ratingMove, recordWords, shownRating } from "./leaderboard.js";
@@ -31,10 +31,16 @@ function duelForm(rulesets, label, body, go) {
       players: 2, seat: 0, ruleset: data.get("ruleset"), visibility: "private",
       turn_timeout: timeout === "" ? null : Number(timeout), ...body.seat,
     };
-    try {
-      const view = await api.call("POST", "/v1/matches", sent);
-      go(`#/match/${view.id}`);
-    } catch (error) { showError(refused(error, body.name, sent)); }
+    await sentBy(e.submitter || form.querySelector("[type=submit]"), async () => {
+      try {
+        const view = await api.call("POST", "/v1/matches", sent);
+        go(`#/match/${view.id}`);
+        return true;
+      } catch (error) {
+        showError(refused(error, body.name, sent));
+        return false;
+      }
+    }, t("pressedSlow"));
   } },
   h("div", { class: "fields" },
     selectField("ruleset", t("ruleset"),

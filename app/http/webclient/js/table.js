@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { cardElement, cardName } from "./cards.js";
 import { delivery, Stopped } from "./delivery.js";
-import { announce, h, showError } from "./dom.js";
+import { announce, h, sentBy, showError } from "./dom.js";
 import { creationProblem } from "./home.js";
 import { t } from "./i18n.js";
 import { ratingChanges } from "./ratingchanges.js";
@@ -340,12 +340,17 @@ export function tableScreen(matchId, go) {
       buttons.push(view.rematch_id
         ? h("a", { class: "button", href: `#/match/${view.rematch_id}`, "data-focus": "rematch" },
           t("rematch"))
-        : h("button", { type: "button", "data-testid": "rematch", "data-focus": "rematch", onclick: async () => {
-          try {
-            const next = await api.call("POST", `/v1/matches/${view.id}/rematch`);
-            go(`#/match/${next.id}`);
-          } catch (error) { showError(creationProblem(error) || error.message); }
-        } }, t("rematch")));
+        : h("button", { type: "button", "data-testid": "rematch", "data-focus": "rematch",
+          onclick: (e) => sentBy(e.currentTarget, async () => {
+            try {
+              const next = await api.call("POST", `/v1/matches/${view.id}/rematch`);
+              go(`#/match/${next.id}`);
+              return true;
+            } catch (error) {
+              showError(creationProblem(error) || error.message);
+              return false;
+            }
+          }, t("pressedSlow")) }, t("rematch")));
     }
     if ("end_reason" in view && view.status === "finished") {  // (served beside end_reason)
       buttons.push(h("button", { type: "button", "data-testid": "replay", "data-focus": "replay",
@@ -378,12 +383,14 @@ export function tableScreen(matchId, go) {
     return h("span", { class: "resign-ask", role: "group", "aria-label": t("resignAsk") },
       h("span", {}, t("resignAsk")),
       h("button", { type: "button", class: "resign-yes", "data-testid": "resign-confirm",
-        onclick: (e) => { e.currentTarget.disabled = true; resign(); } }, t("resignYes")),
+        onclick: (e) => sentBy(e.currentTarget, resign, t("pressedSlow")) }, t("resignYes")),
       h("button", { type: "button", "data-testid": "resign-cancel", "data-focus": "resign",
         onclick: () => { resignAsked = false; again("resign"); } }, t("resignNo")));
   }
 
   async function resign() {
+    // (done with either way: the table is drawn again, the question gone; a view drawn while
+    // the answer comes shows Resign… again, not the question, so it is not sent twice)
     resignAsked = false;
     try {
       const view = await api.call("POST", `/v1/matches/${matchId}/resign`);
@@ -393,6 +400,7 @@ export function tableScreen(matchId, go) {
       showError(refusalWords(error));
       if (shown) draw(shown, shownLive);
     }
+    return true;
   }
 
   function draw(view, live, extra = null) {
