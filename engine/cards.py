@@ -14,10 +14,11 @@ _CANONICAL = {code.lower(): code for code in DECK}
 
 
 def parse_card(text: object) -> str | None:
-    """The canonical code for `text` (case-insensitive), or None when it is no card."""
-    if not isinstance(text, str):
+    """The canonical code for `text` (its two characters in either case: `7C` is `7c`), or
+    None when it is no card (a space around it too: a code is compared as sent)."""
+    if not isinstance(text, str) or len(text) != 2:
         return None
-    return _CANONICAL.get(text.strip().lower()) if len(text) <= 3 else None
+    return _CANONICAL.get(text.lower())
 
 
 @lru_cache(maxsize=64)

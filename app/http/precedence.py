@@ -1,7 +1,8 @@
 """The order of a request's errors when several things are wrong (API.md): who the caller is
 (401, declared on the route: app/http/auth.py), then the match in the path (404), the
 caller's place in it (403) and its state (409) (app/play/seat_gate.py: refuse_before_body),
-and only then the body or query (422 `validation_error`)."""
+and only then the body or query (422 `validation_error`). A body or query refused as
+malformed still counts toward the caller's rate limit, and over it is a 429 like any other."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from typing import Any, TypeVar
 
 from werkzeug.exceptions import HTTPException
 
+from app.db import ratelimit
 from app.http.auth import caller_id
 from app.http.schemas.docs import documented, problems
 from app.infra.problems import ApiError
@@ -64,3 +66,22 @@ def _validation_error(exc: ApiError | HTTPException) -> bool:
     if isinstance(exc, ApiError):
         return exc.code == "validation_error"
     return exc.code in (400, 422) and bool(getattr(exc, "data", None))
+
+
+def malformed_counts(kind: str, key: Callable[[], str]) -> Callable[[View], View]:
+    """Place right above the route's arguments: a body or query refused as malformed before
+    the view runs (webargs' 422, or its 400 for a body that is not JSON) still counts one
+    request of `kind` by `key()` (docs/api.md, "A refused or failed request still counts"),
+    and over the limit is answered 429 like a well-formed one. What the view refuses is
+    counted by the view's own check, once."""
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return view(*args, **kwargs)
+            except HTTPException as exc:
+                if _validation_error(exc):
+                    ratelimit.check(kind, key())
+                raise
+        return counted  # type: ignore[return-value]
+    return decorate

@@ -111,9 +111,10 @@ shared_changes: conditional.Renderings[ChangeKey, Change] = conditional.Renderin
 make them once."""
 
 
-def check_resume(match_id: str, after: int | None) -> None:
-    """422 when a stream would resume after an event `seq` the match has not reached: it
-    would wait for events that can only come with other numbers, and send none of them."""
+def check_resume(match_id: str, after: int | None, field: str = "Last-Event-ID") -> None:
+    """422 when a stream (or a page of the log: `field` "after") would resume after an event
+    `seq` the match has not reached: it would wait for events that can only come with other
+    numbers, and send none of them."""
     if after is None:
         return
     last = db.session.execute(select(func.coalesce(func.max(Event.seq), 0))
@@ -121,7 +122,7 @@ def check_resume(match_id: str, after: int | None) -> None:
     if after > last:
         raise ApiError(422, "validation_error",
                        f"no event {after} in this match: its last event is {last}",
-                       errors={"Last-Event-ID": [f"must be at most {last}"]})
+                       errors={field: [f"must be at most {last}"]})
 
 
 class MatchFollower:

@@ -86,6 +86,8 @@ def test_finished_match_is_not_active(client: Any, app: Any, table: Any) -> None
     ({"type": "play", "card": "8c"}, "card"),
     ({"type": "play", "card": "5x"}, "card"),
     ({"type": "play", "card": "5c5c"}, "card"),
+    ({"type": "play", "card": "5c "}, "card"),  # (a code is compared as sent: no trimming)
+    ({"type": "play", "card": " 5C"}, "card"),
     ({"type": "play", "card": ""}, "card"),
     ({"type": "raise", "to": "3"}, "to"),
     ({"type": "play", "card": "5c", "colour": "red"}, "colour"),

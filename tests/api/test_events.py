@@ -69,7 +69,12 @@ def test_paging_with_after_and_limit(client: Any) -> None:
     assert after == total
 
     assert _page(client, match_id, f"?after={total}") == {"items": [], "next_after": total}
-    assert _page(client, match_id, f"?after={total + 50}")["items"] == []
+    # a cursor past the log's end is a mistake said at once (as the stream's Last-Event-ID),
+    # not an empty page or a long poll that waits for events that cannot come
+    for wait in ("", "&wait=30"):
+        body = assert_problem(client.get(f"/v1/matches/{match_id}/events?after={total + 1}"
+                                         f"{wait}"), 422, "validation_error")
+        assert body["errors"] == {"after": [f"must be at most {total}"]}
     assert [e["seq"] for e in _page(client, match_id, "?after=2&limit=1")["items"]] == [3]
     assert len(_page(client, match_id, "?limit=500")["items"]) == total
 

@@ -142,3 +142,47 @@ def test_waiting_matches_per_player_are_capped(database_url: str, clean_db: None
     # leaving one frees a place
     assert client.post(f"/v1/matches/{made[0].json['id']}/leave", headers=auth).status_code == 200
     assert client.post("/v1/matches", headers=auth, json={}).status_code == 201
+
+
+def test_malformed_requests_count_toward_the_limits_too(database_url: str,
+                                                        clean_db: None) -> None:
+    """A body refused as malformed (422 validation_error, a body that is not JSON too)
+    still counts ("A refused or failed request still counts"), and over the limit is a 429
+    that changes nothing, like any request; a well-formed one over it is refused as well."""
+    app = _limited_app(database_url, RATE_LIMIT_SEAT="2/60")
+    client = app.test_client()
+    assert [client.post("/v1/players", json={"name": ""}).status_code,
+            client.post("/v1/players", data="{", content_type="application/json").status_code,
+            client.post("/v1/players", json={"name": "ana"}).status_code,
+            client.post("/v1/players", json={"name": "bia"}).status_code] == [422, 422, 201, 429]
+    token = client.post("/v1/players", json={"name": "ana"}, environ_base={
+        "REMOTE_ADDR": "10.0.0.2"}).json["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    creates = [client.post("/v1/matches", headers=auth, json={"players": 3}).status_code
+               for _ in range(4)]
+    assert creates == [422, 422, 422, 422]
+    refused = client.post("/v1/matches", headers=auth, json={"players": 2})
+    assert (refused.status_code, refused.json["code"]) == (429, "rate_limited")
+    other = client.post("/v1/players", json={"name": "cy"}, environ_base={
+        "REMOTE_ADDR": "10.0.0.3"}).json["token"]
+    other_auth = {"Authorization": f"Bearer {other}"}
+    match = client.post("/v1/matches", headers=other_auth, json={
+        "players": 2, "bots": [{"seat": 1, "level": "random"}], "seed": 3}).json
+    url = f"/v1/matches/{match['id']}/actions"
+    run_worker(app)
+    view = client.get(f"/v1/matches/{match['id']}", headers=other_auth).json
+    actions = [client.post(url, headers=other_auth, json={"type": "fold"}).status_code
+               for _ in range(2)]
+    assert actions == [422, 422]
+    over = client.post(url, headers=other_auth, json=view["legal_actions"][0])
+    assert (over.status_code, over.json["code"]) == (429, "rate_limited")
+    bad_over = client.post(url, headers=other_auth, json={"type": "fold"})
+    assert bad_over.status_code == 429  # (over the limit, a malformed one is no different)
+    after = client.get(f"/v1/matches/{match['id']}", headers=other_auth).json
+    assert after["version"] == view["version"]
+    waiting = client.post("/v1/matches", headers=other_auth, json={"players": 2}).json
+    joins = [client.post(f"/v1/matches/{waiting['id']}/join", headers=auth,
+                         json={"seat": "one"}).status_code for _ in range(2)]
+    assert joins == [422, 422]
+    joined = client.post(f"/v1/matches/{waiting['id']}/join", headers=auth, json={})
+    assert (joined.status_code, joined.json["code"]) == (429, "rate_limited")

@@ -418,6 +418,8 @@ MALFORMED = [
     {"type": "play", "face_down": True},
     {"type": "play", "card": "5x"},                      # bad card codes
     {"type": "play", "card": "8c"},
+    {"type": "play", "card": "5c "},
+    {"type": "play", "card": "\t5c"},
     {"type": "play", "card": ""},
     {"type": "play", "card": 5},
     {"type": "play", "card": ["5c"]},

@@ -10,7 +10,7 @@ from app.play.act import after_wait, send_action, turn_or_end, waiting_seat
 from app.http.long_poll import wait_until
 from app.http.responses import answer_response
 from app.http.auth import caller_id, requires_player
-from app.http.precedence import match_first
+from app.http.precedence import malformed_counts, match_first
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema
 from app.http.schemas.docs import ACTION_BODY, IDEMPOTENCY_KEY, IF_MATCH, headers
@@ -27,6 +27,7 @@ blp = Blueprint("actions", __name__, url_prefix="/v1", description="Playing a ma
            parameters=[IF_MATCH, IDEMPOTENCY_KEY])
 @requires_player
 @match_first("act")
+@malformed_counts("action", caller_id)
 @blp.arguments(WaitQuerySchema(), location="query")
 @blp.arguments(ActionSchema())
 @blp.response(200, MatchViewSchema, headers=headers("ETag", "Idempotent-Replayed"))

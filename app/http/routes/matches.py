@@ -12,7 +12,7 @@ from app.live.current import Current, current_for, heard_of
 from app.live.hub import Hub, hub
 from app.http.long_poll import wait_until
 from app.http import auth
-from app.http.precedence import match_first
+from app.http.precedence import malformed_counts, match_first
 from app.play import conditional
 from app.play import moves as play
 from app.db import ratelimit
@@ -37,6 +37,7 @@ blp = Blueprint("matches", __name__, url_prefix="/v1", description="Matches and 
 
 @blp.route("/matches", methods=["POST"])
 @requires_player
+@malformed_counts("create", caller_id)
 @blp.arguments(MatchCreateSchema(), required=False, examples=examples(MATCH_EXAMPLES))
 @blp.response(201, MatchViewSchema, headers=headers("ETag", "Location"))
 @blp.doc(operationId="createMatch", **links((201,), "match_id", MATCH_OPERATIONS))
@@ -130,6 +131,7 @@ class _Reader:
 @blp.route("/matches/<match_id>/join", methods=["POST"])
 @requires_player
 @match_first("join")
+@malformed_counts("seat", caller_id)
 @blp.arguments(JoinSchema(), required=False, examples=examples(JOIN_EXAMPLES))
 @blp.response(200, MatchViewSchema, headers=headers("ETag"))
 @blp.doc(operationId="joinMatch")

@@ -13,6 +13,7 @@ from app.http.responses import body_response, json_response, not_modified
 from app.http.auth import client_address, require_player, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema, takes_no_body
+from app.http.precedence import malformed_counts
 from app.play import players
 from app.play.profiles import profile
 from app.infra.encoding import (content_etag, etag_matches,
@@ -30,6 +31,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1", description="Players and 
 
 
 @blp.route("/players", methods=["POST"])
+@malformed_counts("register", client_address)
 @blp.arguments(PlayerCreateSchema(), examples=examples(PLAYER_EXAMPLES))
 @blp.response(201, PlayerCreatedSchema, headers=headers("Location"))
 @blp.alt_response(429, schema=RateLimitedProblemSchema, content_type=PROBLEM_MIMETYPE,
