@@ -478,6 +478,17 @@ def test_a_link_to_a_match_without_a_free_seat_leads_home_and_says_why(
     assert said.startswith("This match has no free seat any more")
     assert cid.all("[data-testid=new-match]") and cid.all("[data-testid=inbox]")  # home
     assert cid.driver.current_url.endswith("/play/#/")
+    # (the home screen's panels read, and the page's height settled: a panel that comes later
+    # makes it longer)
+    cid.wait(lambda: cid.all("[data-testid=lobby][aria-busy=false]"), why="the lobby read")
+    heights: list[int] = []
+
+    def settled() -> bool:
+        heights.append(cid.driver.execute_script("return document.documentElement.scrollHeight"))
+        time.sleep(0.5)
+        return len(heights) >= 2 and heights[-1] == heights[-2]
+
+    cid.wait(settled, why="the page's height settled")
     # the line at the bottom of the window covers nothing the page cannot scroll above it: at
     # the end of the page, the open matches' Refresh is over the line, not under it
     cid.driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
