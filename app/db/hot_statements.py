@@ -277,7 +277,7 @@ CREATION_LOAD = Statement("truco_creation_load", """
 SELECT (SELECT count(*) FROM matches
          WHERE created_by = %(player_id)s AND status = 'waiting'),
        (SELECT json_agg(json_build_object('id', p.id, """ + _PLAYER_FIELDS + """))::text
-          FROM players p WHERE p.id = ANY(%(invited)s)),
+          FROM players p WHERE p.id = ANY(%(invited)s) AND p.closed_at IS NULL),
        """ + _active_endpoints("%(invited)s || %(player_id)s") + """,
        """ + _CALLER + """,
        """ + BOTS_IN_FLIGHT + """,

@@ -62,6 +62,8 @@ class Player(db.Model):
     created_at: Mapped[datetime] = _now()
     handle: Mapped[str | None] = mapped_column(String(20))
     """The name others find the player by (app/play/handles.py); null until chosen."""
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the player deleted their account (app/play/accounts.py); null while it is open."""
 
 
 class Match(db.Model):

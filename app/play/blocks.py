@@ -21,7 +21,8 @@ def block(player: Player, blocked_id: str) -> dict[str, Any]:
     if blocked_id == player.id:
         raise ApiError(422, "validation_error", "you cannot block yourself",
                        errors={"player_id": ["is you"]})
-    if not id_can_exist(blocked_id) or db.session.get(Player, blocked_id) is None:
+    blocked = db.session.get(Player, blocked_id) if id_can_exist(blocked_id) else None
+    if blocked is None or blocked.closed_at is not None:
         raise ApiError(404, "player_not_found", f"no player {blocked_id}")
     db.session.execute(insert(PlayerBlock).values(player_id=player.id, blocked_id=blocked_id)
                        .on_conflict_do_nothing())

@@ -15,7 +15,8 @@ def page(fmt: str, bots: bool, offset: int, limit: int) -> dict[str, Any]:
     """One page from `offset` (rank = offset + position); `bots=False` leaves out every bot
     (the built-in levels and bot accounts). Ties go to more rated matches, then the id."""
     query = (select(Rating, Player).join(Player, Player.id == Rating.player_id)
-             .where(Rating.format == fmt, Rating.rated_matches > 0)
+             .where(Rating.format == fmt, Rating.rated_matches > 0,
+                    Player.closed_at.is_(None))  # (a closed account is on no list)
              .order_by(Rating.mu.desc(), Rating.rated_matches.desc(), Player.id)
              .offset(offset).limit(limit + 1))
     if not bots:

@@ -66,7 +66,7 @@ def update_profile(player: Player, changes: dict[str, Any]) -> dict[str, Any]:
 def player_profile(player_id: str) -> dict[str, Any]:
     """The public profile of the player `player_id`, or 404 `player_not_found`."""
     player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
-    if player is None:
+    if player is None or player.closed_at is not None:  # (a closed account shows nobody)
         raise ApiError(404, "player_not_found", f"no player {player_id}")
     return profile(player)
 

@@ -44,7 +44,7 @@ def player_history(player_id: str, fmt: str, offset: int, limit: int) -> dict[st
     "items": [{"match_id", "rated_at", "team", "won", "before", "after", "change"}],
     "next_offset"}`; 404 player_not_found."""
     player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
-    if player is None:
+    if player is None or player.closed_at is not None:
         raise ApiError(404, "player_not_found", f"no player {player_id}")
     rows = db.session.execute(
         select(RatingChange, Match.settled_at, Match.winner_team)

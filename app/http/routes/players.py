@@ -14,7 +14,7 @@ from app.http.auth import client_address, require_player, requires_player
 from app.infra.problems import PROBLEM_MIMETYPE
 from app.http.errors import ProblemSchema, takes_no_body
 from app.http.precedence import malformed_counts
-from app.play import players
+from app.play import accounts, players
 from app.play.profiles import profile
 from app.infra.encoding import (content_etag, etag_matches,
                                 json_bytes, tagged)
@@ -69,6 +69,19 @@ def me() -> Response:
 def update_me(body: dict[str, Any]) -> Response:
     """Change your `name` and/or `handle` (null removes it); your profile after it."""
     return json_response(players.update_profile(require_player(), body))
+
+
+@blp.route("/players/me", methods=["DELETE"])
+@requires_player
+@takes_no_body
+@blp.response(204)
+@blp.doc(operationId="deleteMyAccount")
+def delete_me() -> Response:
+    """Close your account for good: your unfinished matches are given up (a seat left, an
+    invitation declined, an active match resigned), your webhooks and blocks go, your token
+    stops working, and your finished matches show you as "Deleted player"."""
+    accounts.close_account(require_player())
+    return Response(status=204)
 
 
 @blp.route("/players")
