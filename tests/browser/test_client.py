@@ -164,7 +164,8 @@ def test_the_token_can_be_copied_to_another_device(browsers: Callable[..., Brows
     use = laptop.driver.find_element("xpath", "//button[contains(., 'Use this key')]")
     use.click()
     laptop.wait(lambda: laptop.css("#error").text, why="the key refused")
-    assert laptop.css("#error").text == "This key is not known here: check that it was copied whole."
+    assert laptop.css("#error").text == ("This key is not known here: check that it was "
+                                         "copied whole.")
     laptop.refused_on_purpose(401)
     laptop.css("#f-token").send_keys(token[-1])
     use.click()
