@@ -35,7 +35,7 @@ def _new_id(prefix: str) -> str:
 
 class WebhookEndpoint(db.Model):
     """A URL a player asked us to POST events to. The secret is kept as is: it is the HMAC
-    key of every signature (shown to the player once, at registration)."""
+    key of every signature (shown to the player once, at registration or rotation)."""
 
     __tablename__ = "webhook_endpoints"
     __table_args__ = (CheckConstraint(f"status IN {ENDPOINT_STATUSES!r}", name="status"),)
@@ -47,6 +47,11 @@ class WebhookEndpoint(db.Model):
     url: Mapped[str] = mapped_column(String(2048), nullable=False)
     events: Mapped[list[str]] = mapped_column(ARRAY(String(16)), nullable=False)
     secret: Mapped[str] = mapped_column(String(64), nullable=False)
+    previous_secret: Mapped[str | None] = mapped_column(String(64))
+    """The secret the last rotation replaced: it signs too for a while after it
+    (app/webhooks/signing.py: live_secrets)."""
+    secret_rotated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the secret was last rotated (null: never)."""
     status: Mapped[str] = mapped_column(String(16), nullable=False, default="active",
                                         server_default=text("'active'"))
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

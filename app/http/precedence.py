@@ -44,6 +44,21 @@ def match_first(scope: Scope) -> Callable[[View], View]:
     """Place under the route's auth decorator, above its arguments: a malformed body or query
     is answered 404, 403 or 409 when the match in the path says so, else 422 as before. The
     operation documents those failures."""
+    def refuse(path: dict[str, Any]) -> None:
+        caller = None if scope in ("read", "replay") else caller_id()
+        refuse_before_body(path["match_id"], caller, scope)
+
+    def decorate(view: View) -> View:
+        checked = found_first(refuse)(view)
+        documented(checked, view, problems(DECLARED[scope]))
+        return checked
+    return decorate
+
+
+def found_first(refuse: Callable[[dict[str, Any]], None]) -> Callable[[View], View]:
+    """Place under the route's auth decorator, above its arguments: when the body or query is
+    malformed, `refuse` (given the path's arguments) raises first what the resource in the
+    path says (its 404...), else the 422 goes out as it was."""
     def decorate(view: View) -> View:
         @wraps(view)
         def checked(*args: Any, **kwargs: Any) -> Any:
@@ -52,10 +67,8 @@ def match_first(scope: Scope) -> Callable[[View], View]:
             except (ApiError, HTTPException) as exc:
                 if not _validation_error(exc):
                     raise
-                caller = None if scope in ("read", "replay") else caller_id()
-                refuse_before_body(kwargs["match_id"], caller, scope)
+                refuse(kwargs)
                 raise
-        documented(checked, view, problems(DECLARED[scope]))
         return checked  # type: ignore[return-value]
     return decorate
 

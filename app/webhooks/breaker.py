@@ -29,10 +29,15 @@ def doubled(first: timedelta, times: int, most: timedelta) -> timedelta:
     return min(first * (1 << max(0, min(times, 32))), most)
 
 
+def close(endpoint: WebhookEndpoint) -> None:
+    """Close the (locked) endpoint's circuit and forget its failures in a row."""
+    endpoint.failures_in_row, endpoint.open_until = 0, None
+
+
 def after_attempt(endpoint: WebhookEndpoint, succeeded: bool, now: datetime) -> None:
     """Count the attempt on the (locked) endpoint: close or open its circuit."""
     if succeeded:
-        endpoint.failures_in_row, endpoint.open_until = 0, None
+        close(endpoint)
         return
     endpoint.failures_in_row += 1
     wait = open_for(endpoint.failures_in_row)

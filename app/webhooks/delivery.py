@@ -38,7 +38,7 @@ from app.infra.metrics import DELIVERIES
 from app.webhooks.outbound import OutboundError, Reply, post
 from app.webhooks.breaker import after_attempt, doubled, open_for
 from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
-from app.webhooks.signing import headers
+from app.webhooks.signing import headers, live_secrets
 from app.webhooks.urls import UnsafeUrl
 
 LEASE = timedelta(seconds=60)
@@ -88,7 +88,8 @@ class Claim:
     id: str
     lease: datetime
     url: str
-    secret: str
+    secrets: tuple[str, ...]
+    """The live secrets at the claim, the newest first (each signs the attempt)."""
     body: bytes
     endpoint_id: str = ""
     owner: str = ""
@@ -151,7 +152,7 @@ def claim(now: datetime, busy_endpoints: Collection[str] = (),
     delivery.locked_until = delivery.next_attempt_at = lease
     delivery.attempts += 1
     delivery.last_attempt_at = now
-    found = Claim(delivery.id, lease, endpoint.url, endpoint.secret,
+    found = Claim(delivery.id, lease, endpoint.url, tuple(live_secrets(endpoint, now)),
                   json.dumps(delivery.payload, separators=(",", ":")).encode(),
                   endpoint.id, endpoint.player_id)
     db.session.commit()
@@ -160,7 +161,7 @@ def claim(now: datetime, busy_endpoints: Collection[str] = (),
 
 def send(found: Claim, now: datetime) -> Reply | str:
     """One attempt: the answer, or why there was none."""
-    signed = headers(found.secret, found.id, int(now.timestamp()), found.body)
+    signed = headers(found.secrets, found.id, int(now.timestamp()), found.body)
     try:
         return post(found.url, found.body, {**signed, "User-Agent": "truco-webhooks/1"},
                     allow_http=current_app.config["WEBHOOK_ALLOW_HTTP"],

@@ -1,7 +1,9 @@
-"""Webhook endpoints: a player registers, lists, shows and removes the URLs the server
-POSTs their events to (docs/correspondence.md). Each verb is one transaction."""
+"""Webhook endpoints: a player registers, lists, shows, changes (its URL, its events,
+enabling it again), rotates the secret of, and removes the URLs the server POSTs their events
+to (docs/correspondence.md). Each verb is one transaction."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from flask import current_app
@@ -11,6 +13,7 @@ from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.db.models import Player, id_can_exist
 from app.db.webhook_models import WebhookDelivery, WebhookEndpoint
+from app.webhooks.breaker import close
 from app.webhooks.signing import new_secret
 from app.webhooks.urls import UnsafeUrl, check, parse
 
@@ -51,10 +54,17 @@ def create(player: Player, body: dict[str, Any]) -> tuple[WebhookEndpoint, str]:
     return endpoint, secret
 
 
-def owned(player: Player, endpoint_id: str) -> WebhookEndpoint:
-    """The caller's endpoint, or 404 (another player's endpoint is not found either)."""
-    endpoint = db.session.get(WebhookEndpoint, endpoint_id) if id_can_exist(endpoint_id) \
-        else None
+def owned(player: Player, endpoint_id: str, *, lock: bool = False) -> WebhookEndpoint:
+    """The caller's endpoint, or 404 (another player's endpoint is not found either). With
+    `lock`, read afresh and held FOR NO KEY UPDATE until the commit, as the delivery worker
+    holds it (the lock order: app/webhooks/delivery.py)."""
+    endpoint = None
+    if id_can_exist(endpoint_id):
+        query = select(WebhookEndpoint).where(WebhookEndpoint.id == endpoint_id)
+        if lock:
+            query = query.with_for_update(key_share=True).execution_options(
+                populate_existing=True)
+        endpoint = db.session.execute(query).scalar_one_or_none()
     if endpoint is None or endpoint.player_id != player.id:
         raise ApiError(404, "webhook_not_found", f"you have no webhook {endpoint_id}")
     return endpoint
@@ -79,3 +89,39 @@ def delete(player: Player, endpoint_id: str) -> None:
     """Remove the endpoint and its deliveries (pending ones are not sent)."""
     db.session.delete(owned(player, endpoint_id))
     db.session.commit()
+
+
+def update(player: Player, endpoint_id: str, changes: dict[str, Any]) -> WebhookEndpoint:
+    """Change the endpoint's `url` and `events`; `status: "active"` enables a disabled one
+    again. The endpoint after it. Deliveries already made are left as they are: those pending
+    go to the new URL (read at each attempt), those given up stay given up."""
+    owned(player, endpoint_id)  # (404 before the URL's check)
+    if "url" in changes:
+        check_url(changes["url"])  # (it may resolve the host: before the row is locked)
+    endpoint = owned(player, endpoint_id, lock=True)
+    if "url" in changes:
+        endpoint.url = changes["url"]
+    if "events" in changes:
+        endpoint.events = changes["events"]
+    if changes.get("status") == "active" and endpoint.status != "active":
+        _enable(endpoint)
+    db.session.commit()
+    return endpoint
+
+
+def _enable(endpoint: WebhookEndpoint) -> None:
+    """A disabled endpoint active again, as if new: its circuit closed, its failures in a
+    row forgotten."""
+    endpoint.status, endpoint.disabled_at, endpoint.disabled_reason = "active", None, None
+    close(endpoint)
+
+
+def rotate_secret(player: Player, endpoint_id: str) -> tuple[WebhookEndpoint, str]:
+    """A new secret for the endpoint, and the endpoint; the secret it replaces signs beside
+    it for a while (app/webhooks/signing.py: live_secrets), and any older one no more."""
+    endpoint = owned(player, endpoint_id, lock=True)
+    secret = new_secret()
+    endpoint.previous_secret, endpoint.secret = endpoint.secret, secret
+    endpoint.secret_rotated_at = datetime.now(timezone.utc)
+    db.session.commit()
+    return endpoint, secret

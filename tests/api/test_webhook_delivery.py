@@ -6,34 +6,20 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.api import (D2, act_ok, card_strings, create, db_rows, deal, deliver,
                                full_match, get_view, join, register, run_worker)
-from tests.support.webhook_receiver import Receiver, receiver
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.webhook_receiver import Receiver, receiver, recipe
 
 
 @pytest.fixture()
 def hook() -> Any:
     with receiver() as r:
         yield r
-
-
-def recipe() -> Callable[..., bool]:
-    """The `verify` function of docs/correspondence.md, exactly as written there."""
-    text = (ROOT / "docs/correspondence.md").read_text()
-    block = re.search(r"<!-- verification recipe[^>]*-->\n```python\n(.*?)```", text, re.DOTALL)
-    assert block, "the recipe block is missing"
-    namespace: dict[str, Any] = {}
-    exec(block.group(1), namespace)  # noqa: S102 - our own documentation
-    return namespace["verify"]
 
 
 def add(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:

@@ -158,11 +158,15 @@ def test_the_spec_documents_the_webhook_endpoints() -> None:
     spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
     paths = spec["paths"]
     assert set(paths["/v1/me/webhooks"]) >= {"get", "post"}
-    assert set(paths["/v1/me/webhooks/{webhook_id}"]) >= {"get", "delete"}
+    assert set(paths["/v1/me/webhooks/{webhook_id}"]) >= {"get", "patch", "delete"}
+    assert set(paths["/v1/me/webhooks/{webhook_id}/secret"]) >= {"post"}
     schemas = spec["components"]["schemas"]
     assert "secret" in schemas["WebhookCreated"]["required"]
     assert "secret" not in schemas["Webhook"]["properties"]
     assert "secret" not in schemas["WebhookDetail"]["properties"]
+    assert "secret_rotated_at" in schemas["Webhook"]["required"]
+    assert set(schemas["WebhookUpdate"]["properties"]) == {"url", "events", "status"}
+    assert schemas["WebhookUpdate"]["properties"]["status"]["enum"] == ["active"]
     assert schemas["WebhookCreate"]["required"] == ["url"]
     assert schemas["WebhookCreate"]["properties"]["events"]["items"]["enum"] == list(
         WEBHOOK_EVENTS)

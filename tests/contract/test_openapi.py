@@ -69,7 +69,8 @@ LINKED = {
     ("/v1/matches", "post", "201"): {
         "getMatch", "listEvents", "streamMatch", "sendAction", "joinMatch", "leaveMatch",
         "resignMatch", "createRematch", "getReplay"},
-    ("/v1/me/webhooks", "post", "201"): {"getWebhook", "deleteWebhook"},
+    ("/v1/me/webhooks", "post", "201"): {"getWebhook", "updateWebhook", "rotateWebhookSecret",
+                                         "deleteWebhook"},
 }
 
 

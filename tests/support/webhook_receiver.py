@@ -1,14 +1,29 @@
 """A local HTTP server for webhook tests: records every request it gets and answers as the
-test says (a status, a redirect, an endless body)."""
+test says (a status, a redirect, an endless body); and the signature check a receiver runs,
+as docs/correspondence.md writes it."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def recipe() -> Callable[..., bool]:
+    """The `verify` function of docs/correspondence.md, exactly as written there."""
+    text = (DOCS / "correspondence.md").read_text()
+    block = re.search(r"<!-- verification recipe[^>]*-->\n```python\n(.*?)```", text, re.DOTALL)
+    assert block, "the recipe block is missing"
+    namespace: dict[str, Any] = {}
+    exec(block.group(1), namespace)  # noqa: S102 - our own documentation
+    return namespace["verify"]  # type: ignore[no-any-return]
 
 
 @dataclass

@@ -1,9 +1,9 @@
 """Webhook endpoints and deliveries: what a client sends to register one, and what it is shown."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate, validates
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from app.http.schemas.base import ResponseSchema, enum, named_enum, pascal, tag
 from app.http.schemas.views import END_REASONS, STATUSES
@@ -17,20 +17,44 @@ the spec so that a client (a fuzzer) does not send what cannot be a webhook URL;
 server's rules go further (a host, no credentials, printable, a public address)."""
 
 
-class WebhookCreateSchema(Schema):
-    url = fields.String(required=True, validate=validate.Length(1, MAX_URL_LENGTH), metadata={
+def url_field(**kwargs: Any) -> fields.String:
+    """A webhook's URL as a body gives it (the server checks it further: app/webhooks/urls.py)."""
+    return fields.String(validate=validate.Length(1, MAX_URL_LENGTH), metadata={
         "description": "http or https URL the server POSTs events to (https and a public "
-                       "address in production)", "pattern": URL_PATTERN})
-    events = fields.List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
-                         load_default=lambda: list(WEBHOOK_EVENTS),
-                         validate=validate.Length(min=1), metadata={
-                             "description": "the events wanted, each once; default: all of them",
-                             "uniqueItems": True})
+                       "address in production)", "pattern": URL_PATTERN}, **kwargs)
 
-    @validates("events")
-    def _distinct(self, value: list[str], **_: Any) -> None:
-        if len(set(value)) != len(value):
-            raise ValidationError("must not repeat an event")
+
+def events_field(**kwargs: Any) -> fields.List[str]:
+    """A webhook's events as a body gives them: known ones, at least one, each once."""
+    return fields.List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
+                       validate=[validate.Length(min=1), _distinct], **kwargs)
+
+
+def _distinct(value: list[str]) -> None:
+    if len(set(value)) != len(value):
+        raise ValidationError("must not repeat an event")
+
+
+class WebhookCreateSchema(Schema):
+    url = url_field(required=True)
+    events = events_field(load_default=lambda: list(WEBHOOK_EVENTS), metadata={
+        "description": "the events wanted, each once; default: all of them",
+        "uniqueItems": True})
+
+
+class WebhookUpdateSchema(Schema):
+    SPEC_RULES: ClassVar[dict[str, Any]] = {"minProperties": 1}
+    url = url_field()
+    events = events_field(metadata={"description": "the events wanted, each once",
+                                    "uniqueItems": True})
+    status = fields.String(validate=validate.OneOf(["active"]), metadata={
+        "description": "active: enable a disabled webhook again (its failures forgotten; "
+                       "deliveries given up stay given up)"})
+
+    @validates_schema
+    def _not_empty(self, data: dict[str, Any], **_: Any) -> None:
+        if not data:
+            raise ValidationError("send url, events or status", "_body")
 
 
 WEBHOOK_EXAMPLES: dict[str, Any] = {
@@ -49,11 +73,15 @@ class WebhookSchema(ResponseSchema):
     disabled_at = fields.DateTime(allow_none=True)
     disabled_reason = fields.String(allow_none=True)
     created_at = fields.DateTime()
+    secret_rotated_at = fields.DateTime(allow_none=True, metadata={
+        "description": "when the signing secret was last rotated (null: never); for a day "
+                       "after it the one it replaced signs too"})
 
 
 class WebhookCreatedSchema(WebhookSchema):
     secret = fields.String(metadata={
-        "description": "whsec_...: the signing key, shown only here (docs/correspondence.md)"})
+        "description": "whsec_...: the signing key, shown only here, at registration and at "
+                       "each rotation (docs/correspondence.md)"})
 
 
 class WebhookDeliverySchema(ResponseSchema):
