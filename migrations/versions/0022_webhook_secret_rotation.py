@@ -1,15 +1,15 @@
 """Rotating a webhook's signing secret: the secret it replaced, which signs beside the new
 one for a day after the rotation (app/webhooks/signing.py), and when that was.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-08
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0021'
-down_revision = '0020'
+revision = '0022'
+down_revision = '0021'
 branch_labels = None
 depends_on = None
 
