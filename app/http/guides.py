@@ -4,6 +4,10 @@ Every ``docs/*.md`` is a guide. Headings get GitHub's anchors, so ``api.md#cors-
 works here as on the repository's site; a link to another guide points at its page,
 ``../openapi.yaml`` at ``/openapi.yaml``, and a link to any other file of the repository (not
 served) keeps its text without the link. Pages are rendered once per process.
+
+A guide is in English (``<html lang="en">``) unless its name is in :data:`PORTUGUESE`: then it
+is in Brazilian Portuguese (``lang="pt-BR"``), and the list of guides says so on its link
+(``regras.md``, the Portuguese version of ``rules.md``). A new Portuguese guide is added there.
 """
 from __future__ import annotations
 
@@ -21,6 +25,8 @@ from markdown_it.token import Token
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 SERVED = {"openapi.yaml": "/openapi.yaml"}
 """Repository files the server serves, beside the guides: their URLs."""
+PORTUGUESE = frozenset({"regras"})
+"""The guides written in Brazilian Portuguese; every other guide is in English."""
 GUIDE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; "
                 "base-uri 'none'; form-action 'none'")
 """A guide page loads nothing and runs nothing; its one style element is inline."""
@@ -29,6 +35,11 @@ GUIDE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 
 def guide_names() -> list[str]:
     """The guides there are: the names of ``docs/*.md``, without ``.md``."""
     return sorted(path.stem for path in DOCS_DIR.glob("*.md"))
+
+
+def language(name: str) -> str:
+    """The language of guide ``name``, as ``<html lang>`` names it."""
+    return "pt-BR" if name in PORTUGUESE else "en"
 
 
 def slug(text: str) -> str:
@@ -92,7 +103,7 @@ def _markdown() -> MarkdownIt:
 
 
 PAGE = """<!DOCTYPE html>
-<html lang="en">
+<html lang="{lang}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -106,7 +117,7 @@ PAGE = """<!DOCTYPE html>
   </style>
 </head>
 <body>
-  <nav><a href="/">Truco server</a> | <a href="/docs/">guides</a> | <a href="/docs">API
+  <nav lang="en"><a href="/">Truco server</a> | <a href="/docs/">guides</a> | <a href="/docs">API
     reference</a> | <a href="/openapi.yaml">openapi.yaml</a></nav>
   <main>
 {body}
@@ -127,12 +138,21 @@ def title(name: str) -> str:
 def page(name: str) -> str:
     """The HTML page of guide ``name`` (one of :func:`guide_names`)."""
     text = (DOCS_DIR / f"{name}.md").read_text(encoding="utf-8")
-    return PAGE.format(title=html.escape(title(name)), body=_markdown().render(text))
+    return PAGE.format(lang=language(name), title=html.escape(title(name)),
+                       body=_markdown().render(text))
 
 
 @functools.cache
 def index() -> str:
     """The page that lists every guide."""
-    items = "\n".join(f'    <li><a href="/docs/{name}">{html.escape(title(name))}</a> '
-                      f"(<code>docs/{name}.md</code>)</li>" for name in guide_names())
-    return PAGE.format(title="Guides", body=f"<h1>Guides</h1>\n<ul>\n{items}\n</ul>")
+    items = "\n".join(f'    <li><a href="/docs/{name}"{_other_language(name)}>'
+                      f"{html.escape(title(name))}</a> (<code>docs/{name}.md</code>)</li>"
+                      for name in guide_names())
+    return PAGE.format(lang="en", title="Guides",
+                       body=f"<h1>Guides</h1>\n<ul>\n{items}\n</ul>")
+
+
+def _other_language(name: str) -> str:
+    """A link's attributes, on the English list of guides, for a guide in another language."""
+    lang = language(name)
+    return "" if lang == "en" else f' hreflang="{lang}" lang="{lang}"'

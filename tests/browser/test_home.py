@@ -42,8 +42,10 @@ def test_the_header_links_to_the_rules_in_either_language(
     assert link.text == "Rules"
     href = link.get_attribute("href")
     assert href == f"{server.url}/docs/rules"  # (the server's own page of docs/rules.md)
+    assert link.get_attribute("hreflang") == "en"
     page = requests.get(href, timeout=10)
     assert page.status_code == 200 and "The rules as the server plays them" in page.text
+    assert '<html lang="en">' in page.text
     # on a phone, one row no taller than before: the title, Rules and the language's switch,
     # the link as tall as the switch
     title, rules, switch = (_box(browser, s) for s in ("header.site h1", "#rules", "#lang"))
@@ -51,12 +53,27 @@ def test_the_header_links_to_the_rules_in_either_language(
     assert switch["right"] <= PHONE[0]
     assert _box(browser, "header.site")["bottom"] < 56
     assert rules["bottom"] - rules["top"] >= switch["bottom"] - switch["top"] >= 32
+    # in Portuguese, the Portuguese page (docs/regras.md), and its title no longer says the
+    # page is in English; back in English, the English page again
     browser.click("#lang")
     browser.wait(lambda: browser.css("#rules").text == "Regras", why="the link in Portuguese")
+    regras = f"{server.url}/docs/regras"
+    assert browser.css("#rules").get_attribute("href") == regras
+    assert browser.css("#rules").get_attribute("hreflang") == "pt-BR"
+    assert browser.css("#rules").get_attribute("title") == "As regras como este servidor joga"
+    page = requests.get(regras, timeout=10)
+    assert page.status_code == 200 and '<html lang="pt-BR">' in page.text
+    assert "As regras como o servidor joga" in page.text
+    browser.click("#lang")
+    browser.wait(lambda: browser.css("#rules").text == "Rules", why="the link in English")
     assert browser.css("#rules").get_attribute("href") == href
+    assert browser.css("#rules").get_attribute("hreflang") == "en"
+    browser.click("#lang")
+    browser.wait(lambda: browser.css("#rules").text == "Regras", why="the link in Portuguese")
     browser.click("#rules")
-    browser.wait(lambda: browser.driver.current_url == href, why="the rules page")
-    assert "The rules as the server plays them" in browser.text()
+    browser.wait(lambda: browser.driver.current_url == regras, why="the rules page")
+    assert "As regras como o servidor joga" in browser.text()
+    assert browser.driver.execute_script("return document.documentElement.lang") == "pt-BR"
 
 
 def _start_in_sight(browser: Browser, height: int) -> bool:

@@ -42,6 +42,8 @@ LANDING_PAGE = """<!DOCTYPE html>
         (<code>docs/api.md</code> in the repository)</li>
     <li><a href="/docs/rules">/docs/rules</a>: the rules as the server plays them
         (<code>docs/rules.md</code> in the repository)</li>
+    <li lang="pt-BR"><a href="/docs/regras" hreflang="pt-BR">/docs/regras</a>: as regras em
+        português (<code>docs/regras.md</code> no repositório)</li>
     <li><a href="/docs/">/docs/</a>: every guide (bots, correspondence play, architecture...)</li>
     <li><a href="/v1/rulesets">/v1/rulesets</a>: rulesets, options and bot levels</li>
     <li><a href="/v1/matches">/v1/matches</a>: the lobby of public matches waiting for players</li>

@@ -356,10 +356,9 @@ const LABELS = {
     forfeited: [(w) => `${w.we ? "We" : w.name} lost the match on time`,
       (w) => (w.we ? "Perdemos a partida por tempo" : `${w.name} ${w.one ? "perdeu" : "perderam"} a partida por tempo`)],
   },
-  // the header's link to the rules (docs/rules.md, served by the server, in English)
+  // the header's link to the rules, served by the server: docs/rules.md, or docs/regras.md
   rulesLink: ["Rules", "Regras"],
-  rulesLinkTitle: ["The rules as this server plays them",
-    "As regras como este servidor joga (em inglês)"],
+  rulesLinkTitle: ["The rules as this server plays them", "As regras como este servidor joga"],
   // the home screen: my key, my handle and the notifications, in a panel of their own
   settings: ["Settings", "Configurações"],
   // a join link opened without a key: who invites, to what match

@@ -153,8 +153,12 @@ function header() {
     route();
   };
   document.getElementById("tagline").textContent = t("tagline");
-  // the rules as the server plays them: docs/rules.md, served at /docs/rules (in English)
+  // the rules as the server plays them, in the page's language: docs/rules.md, served at
+  // /docs/rules, or its Portuguese version docs/regras.md at /docs/regras
   const rules = document.getElementById("rules");
+  const portuguese = lang() === "pt";
+  rules.href = portuguese ? "../docs/regras" : "../docs/rules";
+  rules.setAttribute("hreflang", portuguese ? "pt-BR" : "en");
   rules.textContent = t("rulesLink");
   rules.title = t("rulesLinkTitle");
   const close = document.getElementById("error-close"); // (the error line's ×)
