@@ -1,9 +1,12 @@
 """The home screen and the site's header at the reference client: the link to the server's
 rules in either language, the new-match form's button in sight on a phone and a laptop right
 after registering (my matches before it only when one waits for me), and a match the server
-will not create for the player's own load, said in their words with a way to My matches."""
+will not create for the player's own load, said in their words with a way to My matches; on
+a slow connection, a screen that takes its time says Loading… in place of the one before, and
+a new match pressed twice is made once."""
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -241,6 +244,8 @@ def test_a_screen_slow_to_come_says_so_in_place_of_the_one_before(
     ana.driver.execute_script("location.hash = '#/leaderboard'")
     note = ana.wait(lambda: ana.all("#main [data-testid=loading]"), why="the note")[0]
     assert note.text == "Loading…" and note.get_attribute("role") == "status"
+    if os.environ.get("TRUCO_SCREENSHOTS"):  # (to look at while working on the page)
+        ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/loading.png")
     assert not ana.all("#main [data-testid=new-match]")  # (the home screen gone meanwhile)
     ana.wait(lambda: ana.all("#main h1, #main h2") and not ana.all("#main [data-testid=loading]"),
              why="the leaderboard", timeout=20)
@@ -277,7 +282,43 @@ def test_a_new_match_pressed_twice_on_a_slow_connection_is_made_once(
     assert not start.is_enabled()
     ana.wait(lambda: start.text == "Sending…", why="the button says so", timeout=5)
     assert start.get_attribute("aria-busy") == "true"
+    if os.environ.get("TRUCO_SCREENSHOTS"):
+        ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/sending-start.png")
     ana.wait(lambda: ana.all("[data-testid=table]"), why="the new match", timeout=20)
     ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
         "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     assert len(_inbox_ids(server, _auth(ana))) == 1
+
+
+def test_a_player_deletes_their_account_from_the_settings(
+        browsers: Callable[..., Browser], server: Server) -> None:
+    from tests.browser.test_screens import _axe
+
+    ana = browsers(size=PHONE)
+    ana.register("ana")
+    auth = _auth(ana)
+    me = _me(server, auth)
+    playing = _created(server, auth, {"players": 2, "bots": [{"seat": 1, "level": "random"}]})
+    ana.wait(lambda: ana.all("[data-testid=settings] details.delete-account"), why="settings")
+    ana.click("[data-testid=settings] details.delete-account summary")
+    said = ana.css("details.delete-account p").text
+    assert "cannot be undone" in said and "Deleted player" in said
+    button = ana.css("[data-testid=delete-account]")
+    assert button.rect["height"] >= 44 and button.text == "Delete my account for good"
+    assert _axe(ana) == []
+    if os.environ.get("TRUCO_SCREENSHOTS"):
+        ana.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/delete-account.png")
+    button.click()
+    notice = ana.wait(lambda: ana.all("[data-testid=notice]"), why="the notice")[0]
+    assert notice.text == "Your account is deleted. Thank you for playing."
+    assert ana.all("[data-testid=name]")  # (the form to register again: no key here)
+    assert ana.driver.execute_script("return localStorage.getItem('truco.token')") is None
+    if os.environ.get("TRUCO_SCREENSHOTS"):
+        ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/account-deleted.png")
+    # the server did it: the key is dead, the match given up, the profile gone
+    assert requests.get(f"{server.url}/v1/players/me", headers=auth, timeout=10).status_code \
+        == 401
+    view = requests.get(f"{server.url}/v1/matches/{playing}", timeout=10).json()
+    assert (view["status"], view["end_reason"]) == ("finished", "resigned")
+    assert requests.get(f"{server.url}/v1/players/{me['id']}", timeout=10).status_code == 404

@@ -3,6 +3,7 @@ button, sees it being worked out, then each seat's tally and their own costliest
 GET /v1/matches/{id}/review says them."""
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 
@@ -46,7 +47,8 @@ def test_a_player_sees_the_review_of_a_truco_refused_with_the_best_cards(
     assert text.startswith("Hand 1, trick 1 · holding 4♣ 4♥ 4♠")
     assert "you played Corro (fold); better " in text and "chance to win " in text
     chance = {str(sorted(o["action"].items())): o["chance"] for o in refusal["options"]}
-    was, could = (round(chance[str(sorted(a.items()))] * 100)
+    # (rounded as the page's Math.round rounds: a half up, where Python's round goes even)
+    was, could = (math.floor(chance[str(sorted(a.items()))] * 100 + 0.5)
                   for a in (refusal["played"], refusal["best"]))
     assert text.endswith(f"chance to win {was}% → {could}%")
     seats = ana.css(".review-seats").text

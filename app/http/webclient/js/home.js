@@ -395,12 +395,33 @@ function standing(onProfile, reach) {
   return { nodes: [list, hint], close: () => { closed = true; clearTimeout(timer); } };
 }
 
+/** Closing my account for good (DELETE /v1/players/me), behind a disclosure that says what
+ * it does; then home, without a key, says it is done. */
+function deleteAccount(go) {
+  const button = h("button", { type: "button", class: "danger", "data-testid": "delete-account",
+    onclick: () => sentBy(button, async () => {
+      showError("");
+      try {
+        await api.call("DELETE", "/v1/players/me");
+      } catch (error) {
+        showError(error.message);
+        return false;
+      }
+      api.forget();
+      if (go) go("#/", t("accountDeleted"));
+      return true;
+    }, t("pressedSlow")) }, t("deleteAccountButton"));
+  return h("details", { class: "delete-account" },
+    h("summary", {}, t("deleteAccount")),
+    h("p", {}, t("deleteAccountHelp")), button);
+}
+
 /** Who I am and where I stand, with links to my page and the leaderboard (`panel`), and,
  * in a panel of their own (`settings`, after the new-match form on a phone, so that its
  * button is in sight), the notifications' toggle, my token to copy to another device (and a
  * way to forget it here) and my handle, to set or change; a reading that cannot reach the
  * server is said by `reach` (js/reach.js) when given. Returns `{panel, settings, close}`. */
-export function whoAmI(rerender, reach = null) {
+export function whoAmI(rerender, reach = null, go = null) {
   const player = api.me();
   const handle = handleEditor();
   const stand = standing(handle.show, reach);
@@ -430,6 +451,7 @@ export function whoAmI(rerender, reach = null) {
         api.forget();
         rerender();
       } }, t("signOut"))),
-    handle.editor);
+    handle.editor,
+    deleteAccount(go));
   return { panel, settings, close: stand.close };
 }

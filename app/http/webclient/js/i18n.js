@@ -23,6 +23,12 @@ const LABELS = {
   signOut: ["Leave this browser", "Sair deste navegador"],
   signOutConfirm: ["Leave this browser? Without your key (Copy it first) you cannot come back to your matches.",
     "Sair deste navegador? Sem a sua chave (copie-a antes) você não volta às suas partidas."],
+  deleteAccount: ["Delete my account", "Apagar minha conta"],
+  deleteAccountHelp: ["Your unfinished matches are given up (one being played counts as lost), your key stops working everywhere, and your finished matches show you as \u201cDeleted player\u201d. This cannot be undone.",
+    "Suas partidas não terminadas são abandonadas (uma em andamento conta como perdida), sua chave para de funcionar em todo lugar e suas partidas terminadas passam a mostrar \u201cDeleted player\u201d. Não dá para desfazer."],
+  deleteAccountButton: ["Delete my account for good", "Apagar minha conta de vez"],
+  accountDeleted: ["Your account is deleted. Thank you for playing.",
+    "Sua conta foi apagada. Obrigado por jogar."],
   yourKey: ["Your key, to play from another device", "Sua chave, para jogar de outro aparelho"],
   // where a player stands: ratings (duel: 2 players; teams: 4 and 6), record, leaderboard
   formats: {

@@ -45,21 +45,21 @@ async function knownRulesets() {
 async function home(notice = null) {
   // the server out of reach: one line says so, and the readings that failed are tried again
   const reach = reachWatch();
+  const said = notice ? h("p", { class: "panel notice", "data-testid": "notice" }, notice)
+    : null;
+  if (notice) announce(notice);
   if (!api.token()) {
     // a newcomer sees who is waiting for a player, and takes a seat by registering first
     const open = lobbyPanel(go, reach);
     const watch = livePanel();
-    return { node: h("div", { class: "newcomer" }, reach.line, registerForm(route), open.panel,
-      watch.panel), close: () => { reach.close(); open.close(); watch.close(); } };
+    return { node: h("div", { class: "newcomer" }, reach.line, said, registerForm(route),
+      open.panel, watch.panel), close: () => { reach.close(); open.close(); watch.close(); } };
   }
   await knownRulesets();
-  const who = whoAmI(route, reach);
+  const who = whoAmI(route, reach, go);
   const inbox = inboxPanel(reach);
   const lobby = lobbyPanel(go, reach);
   const watch = livePanel();
-  const said = notice ? h("p", { class: "panel notice", "data-testid": "notice" }, notice)
-    : null;
-  if (notice) announce(notice);
   // (my matches, my settings and the open ones in one column beside the form on a wide
   // screen; on a phone, the form right after who I am, and my matches before it only when
   // one waits for me: style.css)
