@@ -12,6 +12,7 @@ from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.invitations import decline_all
 from app.db.models import Player, id_can_exist
+from app.play.store import get_player
 from app.infra.encoding import iso
 
 
@@ -21,9 +22,7 @@ def block(player: Player, blocked_id: str) -> dict[str, Any]:
     if blocked_id == player.id:
         raise ApiError(422, "validation_error", "you cannot block yourself",
                        errors={"player_id": ["is you"]})
-    blocked = db.session.get(Player, blocked_id) if id_can_exist(blocked_id) else None
-    if blocked is None or blocked.closed_at is not None:
-        raise ApiError(404, "player_not_found", f"no player {blocked_id}")
+    get_player(blocked_id)  # (404 for nobody, or a closed account)
     db.session.execute(insert(PlayerBlock).values(player_id=player.id, blocked_id=blocked_id)
                        .on_conflict_do_nothing())
     db.session.commit()

@@ -5,12 +5,13 @@ from typing import Any
 
 from app.db.channels import token_replaced
 from app.db.extensions import db
-from app.db.models import Player, id_can_exist
+from app.db.models import Player
 from app.infra.problems import ApiError
 from app.infra.tokens import hash_token, new_token
 from app.live.hub import hub
 from app.play import handles
 from app.play.profiles import profile
+from app.play.store import get_player
 
 
 def register(name: str, bot: bool, handle: str | None) -> tuple[Player, str]:
@@ -65,10 +66,7 @@ def update_profile(player: Player, changes: dict[str, Any]) -> dict[str, Any]:
 
 def player_profile(player_id: str) -> dict[str, Any]:
     """The public profile of the player `player_id`, or 404 `player_not_found`."""
-    player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
-    if player is None or player.closed_at is not None:  # (a closed account shows nobody)
-        raise ApiError(404, "player_not_found", f"no player {player_id}")
-    return profile(player)
+    return profile(get_player(player_id))
 
 
 def handle_profile(handle: str) -> dict[str, Any]:

@@ -9,12 +9,12 @@ from typing import Any
 from sqlalchemy import select
 
 from app.db.extensions import db
-from app.db.models import Match, Player, id_can_exist
+from app.db.models import Match, Player
 from app.db.rating_models import RatingChange
 from app.infra.encoding import iso
 from app.infra.problems import ApiError
 from app.play import ratings
-from app.play.store import get_match
+from app.play.store import get_match, get_player
 
 
 def match_ratings(match_id: str) -> dict[str, Any]:
@@ -43,9 +43,7 @@ def player_history(player_id: str, fmt: str, offset: int, limit: int) -> dict[st
     """A page of `player_id`'s rated matches in `fmt`, the latest first: `{"format",
     "items": [{"match_id", "rated_at", "team", "won", "before", "after", "change"}],
     "next_offset"}`; 404 player_not_found."""
-    player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
-    if player is None or player.closed_at is not None:
-        raise ApiError(404, "player_not_found", f"no player {player_id}")
+    player = get_player(player_id)
     rows = db.session.execute(
         select(RatingChange, Match.settled_at, Match.winner_team)
         .join(Match, Match.id == RatingChange.match_id)

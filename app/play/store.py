@@ -16,7 +16,7 @@ from app.infra.problems import ApiError
 from app.db.extensions import db
 from app.play.fairness import match_key, reveal_events
 from app.play.bot_partners import bot_seats, ready_bots
-from app.db.models import ActionRecord, Match, Seat, id_can_exist
+from app.db.models import ActionRecord, Match, Player, Seat, id_can_exist
 from app.infra.encoding import iso
 from app.infra.request_ids import current_request_id
 from app.db.channels import CHANNEL
@@ -44,6 +44,15 @@ def get_match(match_id: str) -> Match:
     if match is None:
         raise ApiError(404, "match_not_found", f"no match {match_id}")
     return match
+
+
+def get_player(player_id: str) -> Player:
+    """The player, or 404 `player_not_found`: a closed account (app/play/accounts.py) is
+    nobody to look up, invite or block any more."""
+    player = db.session.get(Player, player_id) if id_can_exist(player_id) else None
+    if player is None or player.closed_at is not None:
+        raise ApiError(404, "player_not_found", f"no player {player_id}")
+    return player
 
 
 def lock_match(match_id: str) -> Match:

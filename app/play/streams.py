@@ -111,20 +111,6 @@ shared_changes: conditional.Renderings[ChangeKey, Change] = conditional.Renderin
 make them once."""
 
 
-def check_resume(match_id: str, after: int | None, field: str = "Last-Event-ID") -> None:
-    """422 when a stream (or a page of the log: `field` "after") would resume after an event
-    `seq` the match has not reached: it would wait for events that can only come with other
-    numbers, and send none of them."""
-    if after is None:
-        return
-    last = db.session.execute(select(func.coalesce(func.max(Event.seq), 0))
-                              .where(Event.match_id == match_id)).scalar_one()
-    if after > last:
-        raise ApiError(422, "validation_error",
-                       f"no event {after} in this match: its last event is {last}",
-                       errors={field: [f"must be at most {last}"]})
-
-
 class MatchFollower:
     """What a stream of one match has sent: the last event's `seq` and the view's version;
     `changes` gives the frames of whatever came since."""

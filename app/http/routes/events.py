@@ -15,7 +15,6 @@ from app.http.schemas.events import EventPageSchema
 from app.http.schemas.inputs import EventsQuerySchema
 from app.infra.encoding import PRIVATE_CACHE_CONTROL
 from app.play.events import event_page
-from app.play.streams import check_resume
 
 blp = Blueprint("events", __name__, url_prefix="/v1", description="Match event logs")
 
@@ -38,10 +37,7 @@ def events(args: dict[str, Any], match_id: str) -> Response:
         page = event_page(match_id, viewer, args["after"], args["limit"])
         return page if page["items"] or not args["wait"] else None
 
-    first = some()
-    if first is None or not first["items"]:  # (a cursor past the log's end waits for nothing)
-        check_resume(match_id, args["after"], "after")
-    page = first or wait_until([match_id], some, args["wait"], watch=[match_id])
+    page = some() or wait_until([match_id], some, args["wait"], watch=[match_id])
     if page is None:
         return not_modified(None, {"Cache-Control": PRIVATE_CACHE_CONTROL})
     return json_response(page, headers={"Cache-Control": PRIVATE_CACHE_CONTROL})

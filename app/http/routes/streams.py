@@ -17,6 +17,7 @@ from app.http.auth import (accepts_player, bearer_token, optional_player, poll_k
 from app.http.precedence import match_first
 from app.infra.problems import ApiError
 from app.db.extensions import db
+from app.play.events import refuse_past_end
 from app.play.store import get_match
 from app.http.long_poll import poll_cap
 from app.live.pollcap import hold_slot
@@ -101,8 +102,7 @@ def match_stream(args: dict[str, Any], match_id: str) -> Response:
     view after each change. Spectators may stream it too."""
     after = _last_event_id(args)
     optional_player()  # a bad token is a 401
-    get_match(match_id)  # 404
-    streams.check_resume(match_id, after)  # 422 past the last event
+    refuse_past_end(get_match(match_id), after, "Last-Event-ID")  # 404, 422
     token = bearer_token()
     return event_stream(streams.match_frames(
         match_id, after, None if token is None else hash_token(token), _holding()))
