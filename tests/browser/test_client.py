@@ -834,9 +834,7 @@ def test_the_inbox_says_when_its_connection_is_lost_and_back(browsers: Callable[
 
 def _offline(browser: Browser, offline: bool) -> None:
     """Cut (or give back) the browser's network, as a server out of reach would."""
-    browser.driver.execute_cdp_cmd("Network.enable", {})
-    browser.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    browser.network(offline=offline)
     if not offline:  # the requests it failed, which Chromium logs, are the test's point
         browser.errors()
         browser.console[:] = [m for m in browser.console

@@ -238,9 +238,7 @@ def test_a_screen_slow_to_come_says_so_in_place_of_the_one_before(
     ana = browsers(size=PHONE)
     ana.register("ana")
     ana.wait(lambda: ana.all("[data-testid=new-match]"), why="the home screen")
-    ana.driver.execute_cdp_cmd("Network.enable", {})
-    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    ana.network(latency=1500)
     ana.driver.execute_script("location.hash = '#/leaderboard'")
     note = ana.wait(lambda: ana.all("#main [data-testid=loading]"), why="the note")[0]
     assert note.text == "Loading…" and note.get_attribute("role") == "status"
@@ -249,8 +247,7 @@ def test_a_screen_slow_to_come_says_so_in_place_of_the_one_before(
     assert not ana.all("#main [data-testid=new-match]")  # (the home screen gone meanwhile)
     ana.wait(lambda: ana.all("#main h1, #main h2") and not ana.all("#main [data-testid=loading]"),
              why="the leaderboard", timeout=20)
-    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    ana.network()
     # a screen that comes at once is not interrupted by the note
     ana.driver.execute_script("location.hash = '#/'")
     ana.wait(lambda: ana.all("#main [data-testid=new-match]"), why="home again")
@@ -271,9 +268,7 @@ def test_a_new_match_pressed_twice_on_a_slow_connection_is_made_once(
     ana = browsers(size=PHONE)
     ana.register("ana")
     ana.wait(lambda: ana.all("[data-testid=inbox] .empty"), why="my matches read")
-    ana.driver.execute_cdp_cmd("Network.enable", {})
-    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    ana.network(latency=1500)
     # a double tap, and an impatient Enter in the form
     ana.driver.execute_script(
         "const start = document.querySelector('[data-testid=start]');"
@@ -285,8 +280,7 @@ def test_a_new_match_pressed_twice_on_a_slow_connection_is_made_once(
     if os.environ.get("TRUCO_SCREENSHOTS"):
         ana.driver.save_screenshot(os.environ["TRUCO_SCREENSHOTS"] + "/sending-start.png")
     ana.wait(lambda: ana.all("[data-testid=table]"), why="the new match", timeout=20)
-    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    ana.network()
     assert len(_inbox_ids(server, _auth(ana))) == 1
 
 

@@ -114,9 +114,7 @@ def test_a_slow_answer_is_said_while_it_comes(browsers: Callable[..., Browser],
                                               server: Server) -> None:
     ana = browsers()
     match_id, bia = _question(server, ana)
-    ana.driver.execute_cdp_cmd("Network.enable", {})
-    ana.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 2000, "downloadThroughput": -1, "uploadThroughput": -1})
+    ana.network(latency=2000)
     version = ana.table()["version"]
     ana.click_action(ACCEPT)
     said = ana.wait(lambda: _note(ana), why="the note on the felt")

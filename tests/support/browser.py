@@ -189,6 +189,14 @@ class Browser:
             time.sleep(0.1)
         raise AssertionError(f"no control for {action}")
 
+    def network(self, *, offline: bool = False, latency: int = 0) -> None:
+        """Chromium's network as a test wants it: cut (`offline`), or each request `latency`
+        ms slower; `network()` gives the plain one back."""
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": offline, "latency": latency, "downloadThroughput": -1,
+            "uploadThroughput": -1})
+
     def errors(self) -> list[dict[str, Any]]:
         """Console messages of level SEVERE since the session began."""
         if not self.closed:
