@@ -25,3 +25,12 @@ def other_app(app: Any) -> Iterator[Any]:
         hub.close()
     with second.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture()
+def hook() -> Iterator[Any]:
+    """A local webhook receiver (tests/support/webhook_receiver.py), stopped after the test."""
+    from tests.support.webhook_receiver import receiver
+
+    with receiver() as r:
+        yield r

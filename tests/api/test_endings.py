@@ -6,17 +6,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-import pytest
 
 from tests.support.api import (D2, F1, act_ok, create, db_rows, deal, deliver, full_match,
                                get_events, get_view, my_matches, register, run_worker)
-from tests.support.webhook_receiver import Receiver, receiver
-
-
-@pytest.fixture()
-def hook() -> Any:
-    with receiver() as r:
-        yield r
+from tests.support.webhook_receiver import Receiver
 
 
 def add_hook(client: Any, player: Any, url: str, events: list[str]) -> None:

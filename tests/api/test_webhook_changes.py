@@ -8,19 +8,7 @@ from typing import Any
 import pytest
 
 from tests.support.api import assert_problem, create, db_execute, db_rows, deliver, register
-from tests.support.webhook_receiver import Receiver, receiver, recipe
-
-
-@pytest.fixture()
-def hook() -> Any:
-    with receiver() as r:
-        yield r
-
-
-def add(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:
-    r = client.post("/v1/me/webhooks", json={"url": url, **body}, headers=player.headers)
-    assert r.status_code == 201, r.get_data(as_text=True)
-    return r.json
+from tests.support.webhook_receiver import Receiver, add_webhook, recipe
 
 
 def patch(client: Any, player: Any, webhook_id: str, body: Any) -> Any:
@@ -49,7 +37,7 @@ def start_a_match(client: Any, player: Any) -> None:
 def test_the_url_and_the_events_change_and_new_deliveries_follow(
         client: Any, app: Any, hook: Receiver) -> None:
     ana = register(client, "ana")
-    made = add(client, ana, hook.url("/old"), events=["invited"])
+    made = add_webhook(client, ana, hook.url("/old"), events=["invited"])
     start_a_match(client, ana)
     assert deliver(app) == 0  # not subscribed
 
@@ -95,7 +83,7 @@ def test_the_url_and_the_events_change_and_new_deliveries_follow(
 def test_bad_changes_are_422_and_change_nothing(client: Any, app: Any, body: Any,
                                                 field: str) -> None:
     ana = register(client, "ana")
-    made = add(client, ana, "http://127.0.0.1:9/hook", events=["invited"])
+    made = add_webhook(client, ana, "http://127.0.0.1:9/hook", events=["invited"])
     before = stored(app)
     r = client.patch(f"/v1/me/webhooks/{made['id']}", headers=ana.headers,
                      **({} if body is None else {"json": body}))
@@ -106,7 +94,7 @@ def test_bad_changes_are_422_and_change_nothing(client: Any, app: Any, body: Any
 
 def test_a_url_refused_in_production_changes_nothing(client: Any, app: Any) -> None:
     ana = register(client, "ana")
-    made = add(client, ana, "https://push.example/hook")
+    made = add_webhook(client, ana, "https://push.example/hook")
     app.config.update(WEBHOOK_ALLOW_HTTP=False, WEBHOOK_ALLOW_PRIVATE=False)
     before = stored(app)
     for url, says in (("https://127.0.0.1/hook", "not public"),
@@ -119,7 +107,7 @@ def test_a_url_refused_in_production_changes_nothing(client: Any, app: Any) -> N
 
 def test_another_players_or_an_unknown_webhook_is_not_found(client: Any, app: Any) -> None:
     ana, bia = register(client, "ana"), register(client, "bia")
-    made = add(client, ana, "http://127.0.0.1:9/hook")
+    made = add_webhook(client, ana, "http://127.0.0.1:9/hook")
     before = stored(app)
     for webhook_id in (made["id"], "wh_0000", "x" * 40):
         for body in ({"events": ["invited"]}, {}, {"url": "ftp://x"}):  # 404 before 422
@@ -135,7 +123,7 @@ def test_another_players_or_an_unknown_webhook_is_not_found(client: Any, app: An
 
 def test_a_token_is_required(client: Any, app: Any) -> None:
     ana = register(client, "ana")
-    made = add(client, ana, "http://127.0.0.1:9/hook")
+    made = add_webhook(client, ana, "http://127.0.0.1:9/hook")
     before = stored(app)
     assert_problem(client.patch(f"/v1/me/webhooks/{made['id']}", json={"status": "active"}),
                    401, "unauthorized")
@@ -148,7 +136,7 @@ def test_enabling_a_disabled_webhook_again_delivers_new_events(
     """Five failures open its circuit, then a 410 disables it: enabled again, it is as new
     (its circuit closed at once), and what it gave up stays given up."""
     ana = register(client, "ana")
-    made = add(client, ana, hook.url(), events=["match_started"])
+    made = add_webhook(client, ana, hook.url(), events=["match_started"])
     hook.status = 500
     for _ in range(6):
         start_a_match(client, ana)
@@ -186,7 +174,7 @@ def test_after_a_rotation_deliveries_verify_with_either_secret_for_a_day(
         client: Any, app: Any, hook: Receiver) -> None:
     verify = recipe()
     ana = register(client, "ana")
-    made = add(client, ana, hook.url(), events=["match_started"])
+    made = add_webhook(client, ana, hook.url(), events=["match_started"])
     assert made["secret_rotated_at"] is None
     r = rotate(client, ana, made["id"])
     assert r.status_code == 200, r.get_data(as_text=True)
@@ -222,7 +210,7 @@ def test_a_rotation_within_the_day_drops_the_oldest_secret(
         client: Any, app: Any, hook: Receiver) -> None:
     verify = recipe()
     ana = register(client, "ana")
-    made = add(client, ana, hook.url(), events=["match_started"])
+    made = add_webhook(client, ana, hook.url(), events=["match_started"])
     secrets = [made["secret"]] + [rotate(client, ana, made["id"]).json["secret"]
                                   for _ in range(2)]
     assert len(set(secrets)) == 3

@@ -10,19 +10,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from tests.support.api import create, db_execute, db_rows, deliver, register
-from tests.support.webhook_receiver import Receiver, receiver
+from tests.support.webhook_receiver import Receiver
 
 ROOT = Path(__file__).resolve().parents[2]
 WORDS = {"a": 1, "one": 1, "two": 2, "three": 3}
-
-
-@pytest.fixture()
-def hook() -> Any:
-    with receiver() as r:
-        yield r
 
 
 def documented_window() -> timedelta:

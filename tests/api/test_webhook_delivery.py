@@ -13,19 +13,7 @@ import pytest
 
 from tests.support.api import (D2, act_ok, card_strings, create, db_rows, deal, deliver,
                                full_match, get_view, join, register, run_worker)
-from tests.support.webhook_receiver import Receiver, receiver, recipe
-
-
-@pytest.fixture()
-def hook() -> Any:
-    with receiver() as r:
-        yield r
-
-
-def add(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:
-    r = client.post("/v1/me/webhooks", json={"url": url, **body}, headers=player.headers)
-    assert r.status_code == 201, r.get_data(as_text=True)
-    return r.json
+from tests.support.webhook_receiver import Receiver, add_webhook, receiver, recipe
 
 
 def deliveries(app: Any) -> list[Any]:
@@ -34,7 +22,7 @@ def deliveries(app: Any) -> list[Any]:
 
 def two_players_with_hooks(client: Any, url: str, **body: Any) -> tuple[Any, Any, dict, dict]:
     ana, bia = register(client, "ana"), register(client, "bia")
-    return ana, bia, add(client, ana, url, **body), add(client, bia, url, **body)
+    return ana, bia, add_webhook(client, ana, url, **body), add_webhook(client, bia, url, **body)
 
 
 def test_delivered_by_the_worker_signed_as_documented(client: Any, app: Any,
@@ -81,8 +69,8 @@ def test_delivered_by_the_worker_signed_as_documented(client: Any, app: Any,
 def test_the_signature_fails_with_another_secret_or_an_old_timestamp(client: Any, app: Any,
                                                                      hook: Receiver) -> None:
     ana = register(client, "ana")
-    made = add(client, ana, hook.url())
-    other = add(client, ana, hook.url(), events=["invited"])
+    made = add_webhook(client, ana, hook.url())
+    other = add_webhook(client, ana, hook.url(), events=["invited"])
     create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
     deliver(app)
     got = hook.received[0]
@@ -108,7 +96,7 @@ def test_the_signature_fails_with_another_secret_or_an_old_timestamp(client: Any
 def test_your_turn_follows_the_seats_to_act_and_no_payload_has_cards(
         client: Any, app: Any, hook: Receiver) -> None:
     m, (ana, bia) = full_match(client, 2, deals=[deal(D2)], options={"first_dealer": 1})
-    add(client, ana, hook.url()), add(client, bia, hook.url())
+    add_webhook(client, ana, hook.url()), add_webhook(client, bia, hook.url())
     act_ok(client, m, ana, {"type": "play", "card": "5c"})   # bia's turn
     act_ok(client, m, bia, {"type": "raise"})                 # ana must answer
     act_ok(client, m, ana, {"type": "accept"})                # bia plays
@@ -131,7 +119,7 @@ def test_your_turn_follows_the_seats_to_act_and_no_payload_has_cards(
 def test_bots_moves_cause_deliveries_in_the_worker(client: Any, app: Any,
                                                    hook: Receiver) -> None:
     ana = register(client, "ana")
-    add(client, ana, hook.url(), events=["your_turn"])
+    add_webhook(client, ana, hook.url(), events=["your_turn"])
     m = create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}],
                deals=[deal(D2)], options={"first_dealer": 0})  # the bot leads
     assert [r.event for r in deliveries(app)] == []  # not ana's turn yet
@@ -146,7 +134,7 @@ def test_an_endpoint_that_answers_410_gone_is_disabled_at_once(
     deliveries fail with it."""
     hook.status = 410
     ana = register(client, "ana")
-    made = add(client, ana, hook.url(), events=["match_started"])
+    made = add_webhook(client, ana, hook.url(), events=["match_started"])
     for _ in range(2):
         create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
     assert deliver(app) == 1  # (the other is not sent: it failed with the endpoint)
@@ -160,8 +148,8 @@ def test_an_endpoint_that_answers_410_gone_is_disabled_at_once(
 
 def test_subscriptions_and_deleted_endpoints(client: Any, app: Any, hook: Receiver) -> None:
     ana, bia = register(client, "ana"), register(client, "bia")
-    turns = add(client, ana, hook.url("/turns"), events=["your_turn"])
-    gone = add(client, ana, hook.url("/gone"))
+    turns = add_webhook(client, ana, hook.url("/turns"), events=["your_turn"])
+    gone = add_webhook(client, ana, hook.url("/gone"))
     m = create(client, ana, players=2, seat=0, deals=[deal(D2)], options={"first_dealer": 1})
     join(client, m["id"], bia)
     client.delete(f"/v1/me/webhooks/{gone['id']}", headers=ana.headers)
@@ -174,7 +162,7 @@ def test_a_failing_endpoint_is_retried_with_backoff_then_disabled(
         client: Any, app: Any, hook: Receiver) -> None:
     hook.status = 500
     ana = register(client, "ana")
-    made = add(client, ana, hook.url(), events=["match_started"])
+    made = add_webhook(client, ana, hook.url(), events=["match_started"])
     create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
     created = deliveries(app)[0].created_at
     start = datetime.now(timezone.utc)
@@ -222,7 +210,7 @@ def test_a_redirect_is_not_followed(client: Any, app: Any, hook: Receiver) -> No
     with receiver() as elsewhere:
         hook.status, hook.location = 307, elsewhere.url("/stolen")
         ana = register(client, "ana")
-        add(client, ana, hook.url(), events=["match_started"])
+        add_webhook(client, ana, hook.url(), events=["match_started"])
         create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
         assert deliver(app) == 1
         assert len(hook.received) == 1 and elsewhere.received == []
@@ -237,7 +225,7 @@ def test_a_huge_answer_is_read_only_up_to_the_limit(client: Any, app: Any,
 
     hook.status, hook.endless = 200, True
     ana = register(client, "ana")
-    add(client, ana, hook.url(), events=["match_started"])
+    add_webhook(client, ana, hook.url(), events=["match_started"])
     create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
     began = time.monotonic()
     assert deliver(app) == 1
@@ -252,7 +240,7 @@ def test_a_huge_answer_is_read_only_up_to_the_limit(client: Any, app: Any,
 def test_loopback_is_refused_at_delivery_in_production(client: Any, app: Any,
                                                        hook: Receiver) -> None:
     ana = register(client, "ana")
-    add(client, ana, f"http://localhost:{hook.port}/hook", events=["match_started"])
+    add_webhook(client, ana, f"http://localhost:{hook.port}/hook", events=["match_started"])
     create(client, ana, players=2, bots=[{"seat": 1, "level": "random"}])
     app.config.update(WEBHOOK_ALLOW_PRIVATE=False)  # the operator turned production rules on
     assert deliver(app) == 1
@@ -312,7 +300,7 @@ def test_enqueue_invited_and_deadline_soon(client: Any, app: Any, hook: Receiver
 
     m, (ana, bia) = full_match(client, 2, deals=[deal(D2)], options={"first_dealer": 1})
     carl = register(client, "carl")
-    add(client, ana, hook.url("/ana")), add(client, carl, hook.url("/carl"))
+    add_webhook(client, ana, hook.url("/ana")), add_webhook(client, carl, hook.url("/carl"))
     deadline = datetime(2030, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
     with app.app_context():
         match = lock_match(m)
@@ -338,7 +326,7 @@ def test_the_worker_loop_delivers_on_its_own_thread(client: Any, app: Any,
     from app.play.background import Worker
 
     ana = register(client, "ana")
-    add(client, ana, hook.url(), events=["your_turn", "match_finished"])
+    add_webhook(client, ana, hook.url(), events=["your_turn", "match_finished"])
     worker = Worker(app, poll_seconds=0.2)
     thread = threading.Thread(target=worker.run)
     thread.start()
@@ -358,7 +346,7 @@ def test_the_worker_loop_delivers_on_its_own_thread(client: Any, app: Any,
 
 def test_an_invitation_sends_invited(client: Any, app: Any, hook: Receiver) -> None:
     ana, bot = register(client, "ana"), register(client, "robo", bot=True)
-    add(client, bot, hook.url("/bot"))
+    add_webhook(client, bot, hook.url("/bot"))
     m = create(client, ana, invite=[{"seat": 1, "player_id": bot.id}])
     assert hook.received == []  # never inside the request
     deliver(app)
@@ -374,7 +362,7 @@ def test_the_worker_warns_before_the_deadline(client: Any, app: Any, hook: Recei
     """The players to act are warned once, a quarter of the turn (at most an hour) before
     their deadline; the deadline itself comes later."""
     m, (ana, bia) = full_match(client, 2, options={"first_dealer": 1}, turn_timeout=400)
-    add(client, ana, hook.url("/ana"), events=["deadline_soon"])
+    add_webhook(client, ana, hook.url("/ana"), events=["deadline_soon"])
     view = get_view(client, m, ana)
     deadline = datetime.fromisoformat(view["deadline"].replace("Z", "+00:00"))
     assert run_worker(app, now=deadline - timedelta(seconds=101)) == 0  # not yet
@@ -394,7 +382,7 @@ def test_deadline_soon_arrives_a_quarter_of_the_turn_before_the_deadline(
     from app.play.background import Worker
 
     m, (ana, _) = full_match(client, 2, options={"first_dealer": 1}, turn_timeout=10)
-    add(client, ana, hook.url("/ana"), events=["deadline_soon"])
+    add_webhook(client, ana, hook.url("/ana"), events=["deadline_soon"])
     deadline = datetime.fromisoformat(get_view(client, m, ana)["deadline"])
     worker = Worker(app, poll_seconds=30)
     thread = threading.Thread(target=worker.run)

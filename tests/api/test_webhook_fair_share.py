@@ -15,13 +15,7 @@ from typing import Any
 import pytest
 
 from tests.support.api import create, db_execute, db_rows, register
-from tests.support.webhook_receiver import Receiver, black_hole, receiver
-
-
-def add(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:
-    r = client.post("/v1/me/webhooks", json={"url": url, **body}, headers=player.headers)
-    assert r.status_code == 201, r.get_data(as_text=True)
-    return r.json
+from tests.support.webhook_receiver import Receiver, add_webhook, black_hole, receiver
 
 
 def enqueue(app: Any, endpoint_id: str, count: int = 1) -> None:
@@ -69,9 +63,9 @@ def test_silent_endpoints_of_one_owner_do_not_delay_anothers_deliveries(
     attacker, victim = register(client, "many"), register(client, "one")
     with black_hole() as hole, receiver() as hook, dispatcher(app):
         for path in ("/a0", "/a1", "/a2"):
-            enqueue(app, add(client, attacker, hole.url(path))["id"], 4)
+            enqueue(app, add_webhook(client, attacker, hole.url(path))["id"], 4)
         time.sleep(0.3)  # the attacker's attempts are under way
-        enqueue(app, add(client, victim, hook.url())["id"])
+        enqueue(app, add_webhook(client, victim, hook.url())["id"])
         took = wait_for(hook, SILENT_FOR - 1.0)
         # Queued behind the attacker's attempts, the victim's would wait for their timeouts
         # (SILENT_FOR). Sent beside them, it waits only for the dispatcher to find it: this
@@ -92,7 +86,7 @@ def test_a_delivery_starts_when_its_change_commits(client: Any, app: Any,
     monkeypatch.setattr(webhook_dispatch, "POLL_SECONDS", 30.0)  # only a notification wakes it
     ana, bot = register(client, "ana"), register(client, "robo", bot=True)
     with receiver() as hook, dispatcher(app):
-        add(client, bot, hook.url())
+        add_webhook(client, bot, hook.url())
         time.sleep(0.5)  # the dispatcher found nothing and sleeps
         create(client, ana, invite=[{"seat": 1, "player_id": bot.id}])
         took = wait_for(hook, 10.0)
@@ -130,7 +124,7 @@ def test_the_dispatchers_attempts_are_counted_and_logged(client: Any, app: Any, 
     before = DELIVERIES.labels("delivered")._value.get()
     with caplog.at_level(logging.INFO, logger="app.webhooks.delivery"), receiver() as hook, \
             dispatcher(app):
-        enqueue(app, add(client, ana, hook.url())["id"], 2)
+        enqueue(app, add_webhook(client, ana, hook.url())["id"], 2)
         began = time.monotonic()
         while DELIVERIES.labels("delivered")._value.get() < before + 2 \
                 and time.monotonic() - began < 5:
@@ -160,7 +154,7 @@ def test_one_owners_backlog_is_not_read_through_at_every_claim(client: Any, app:
     from app.webhooks.delivery import claim
 
     attacker, victim = register(client, "many"), register(client, "one")
-    theirs = add(client, attacker, "http://127.0.0.1:9/a")["id"]
+    theirs = add_webhook(client, attacker, "http://127.0.0.1:9/a")["id"]
     db_execute(app, "INSERT INTO webhook_deliveries (id, endpoint_id, event, payload, "
                    "next_attempt_at, created_at) SELECT 'msg_backlog' || g, :e, 'your_turn', "
                    "'{}', now() - interval '1 hour', now() - interval '1 hour' "
@@ -186,7 +180,7 @@ def test_one_owners_backlog_is_not_read_through_at_every_claim(client: Any, app:
     took, found = timed()
     assert found == [None] * 3 and took < 0.03, took  # the circuit is open: nothing to send
     db_execute(app, "UPDATE webhook_endpoints SET open_until = NULL WHERE id = :e", e=theirs)
-    mine = add(client, victim, "http://127.0.0.1:9/b")["id"]
+    mine = add_webhook(client, victim, "http://127.0.0.1:9/b")["id"]
     enqueue(app, mine, 3)
     took, found = timed(busy_owners=[attacker.id])
     assert [f.owner for f in found] == [victim.id] * 3 and took < 0.03, took
@@ -198,7 +192,7 @@ def test_an_endpoint_that_keeps_failing_has_its_circuit_opened(client: Any, app:
     ana = register(client, "ana")
     with receiver() as hook:
         hook.status = 500
-        endpoint = add(client, ana, hook.url())["id"]
+        endpoint = add_webhook(client, ana, hook.url())["id"]
         enqueue(app, endpoint, THRESHOLD + 1)
         now = datetime.now(timezone.utc) + timedelta(seconds=1)
         assert deliver(app, now) == THRESHOLD  # the last one is not tried: the circuit opened
@@ -223,7 +217,7 @@ def test_a_circuit_whose_time_is_up_lets_one_attempt_through(client: Any, app: A
     from app.webhooks.delivery import claim
 
     ana = register(client, "ana")
-    endpoint = add(client, ana, "http://127.0.0.1:9/a")["id"]
+    endpoint = add_webhook(client, ana, "http://127.0.0.1:9/a")["id"]
     enqueue(app, endpoint, 3)
     db_execute(app, "UPDATE webhook_endpoints SET failures_in_row = :n, "
                    "open_until = now() - interval '1 second' WHERE id = :e",

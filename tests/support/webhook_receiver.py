@@ -1,6 +1,6 @@
 """A local HTTP server for webhook tests: records every request it gets and answers as the
 test says (a status, a redirect, an endless body); and the signature check a receiver runs,
-as docs/correspondence.md writes it."""
+as docs/correspondence.md writes it; and a webhook registered through the API."""
 from __future__ import annotations
 
 import json
@@ -192,3 +192,10 @@ def one_answer(send: Callable[[Any], None]) -> Iterator[str]:
     finally:
         listener.close()
         thread.join(5)
+
+
+def add_webhook(client: Any, player: Any, url: str, **body: Any) -> dict[str, Any]:
+    """`player`'s new webhook to `url` (`body`: its events...), registered through the API."""
+    r = client.post("/v1/me/webhooks", json={"url": url, **body}, headers=player.headers)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return dict(r.json)
