@@ -252,10 +252,13 @@ def test_my_own_face_down_card_is_marked_as_played_face_down(
     heights = [b.rect["height"] for b in ana.all(".hand .face-down")]
     assert heights and min(heights) >= 44  # a finger's size on a phone
     # what playing face down means, for a pointer that rests on it and for a screen reader
-    said = {(b.get_attribute("title"), b.get_attribute("aria-description"))
-            for b in ana.all(".hand .face-down")}
+    said = {(b.get_attribute("title"), ana.driver.find_element(
+        "id", b.get_attribute("aria-describedby")).get_attribute("textContent"))
+        for b in ana.all(".hand .face-down")}
     assert said == {("Played hidden: it counts 0 in the trick, and nobody else sees which card "
                      "it was.",) * 2}
+    from tests.browser.test_screens import _axe
+    assert _axe(ana) == []
     ana.click_action(down)
     label = ana.wait(lambda: [c.get_attribute("aria-label") for c in
                               ana.all(".place-bottom .played .card.covered")], why="my card down")

@@ -209,9 +209,12 @@ function handRow(view, live) {
     return h("div", { class: "hand-card" }, face,
       down ? actionButton(down, t("playFaceDown"), { class: "action face-down",
         "aria-label": `${t("playFaceDown")}: ${name}`, title: t("faceDownHint"),
-        "aria-description": t("faceDownHint") }) : null);
+        "aria-describedby": "face-down-hint" }) : null);
   });
-  return h("div", { class: "hand", role: "group", "aria-label": t("yourCards") }, items);
+  // what playing face down means, said once for every Face down button's description
+  const hint = plays.some((a) => a.face_down)
+    ? h("span", { id: "face-down-hint", class: "offscreen" }, t("faceDownHint")) : null;
+  return h("div", { class: "hand", role: "group", "aria-label": t("yourCards") }, items, hint);
 }
 
 function controls(view, live) {
